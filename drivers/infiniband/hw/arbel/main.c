@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * PCI probe and remove for the Mellanox InfiniHost III Ex (Arbel) in
+ * native mem-free mode.  Every step of probe has its undo, run in reverse
+ * order on failure and on remove.
+ */
+
+#include <linux/delay.h>
+#include <linux/io.h>
+#include <linux/iopoll.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+
+#include <arbel/prm.h>
+#include "arbel.h"
+
+static u32 arbel_cfg_read_id(struct pci_dev *pdev)
+{
+	u32 id;
+
+	if (pci_read_config_dword(pdev, PCI_VENDOR_ID, &id))
+		return U32_MAX;	/* reads as an error response too */
+	return id;
+}
+
+/*
+ * Reset the HCA: a boot ROM may have left it in any state.  The reset
+ * wipes the function's config space, so save it first and restore it once
+ * the device answers again.  pci_restore_state() writes back only the
+ * standard header and the capabilities the PCI core saved, never the
+ * vendor dwords at 0x58 and 0x5c.
+ */
+static int arbel_reset(struct arbel_dev *adev)
+{
+	struct pci_dev *pdev = adev->pdev;
+	u32 id;
+	int err;
+
+	err = pci_save_state(pdev);
+	if (err) {
+		dev_err(&pdev->dev, "cannot save config space: %d\n", err);
+		return err;
+	}
+
+	iowrite32be(ARBEL_RESET_VALUE, adev->dcs + ARBEL_RESET_OFFSET);
+	msleep(ARBEL_RESET_SETTLE_MS);
+
+	err = read_poll_timeout(arbel_cfg_read_id, id,
+				!PCI_POSSIBLE_ERROR(id),
+				ARBEL_RESET_POLL_MS * USEC_PER_MSEC,
+				ARBEL_RESET_POLL_MS * ARBEL_RESET_POLL_TRIES *
+				USEC_PER_MSEC, false, pdev);
+	if (err) {
+		dev_err(&pdev->dev, "HCA did not come back after reset\n");
+		return -ENODEV;
+	}
+
+	pci_restore_state(pdev);
+	return 0;
+}
+
+static int arbel_check_bars(struct pci_dev *pdev)
+{
+	if (!(pci_resource_flags(pdev, ARBEL_DCS_BAR) & IORESOURCE_MEM) ||
+	    pci_resource_len(pdev, ARBEL_DCS_BAR) != ARBEL_DCS_SIZE) {
+		dev_err(&pdev->dev, "BAR%d is not a 1 MiB memory BAR\n",
+			ARBEL_DCS_BAR);
+		return -ENODEV;
+	}
+	if (!(pci_resource_flags(pdev, ARBEL_UAR_BAR) & IORESOURCE_MEM) ||
+	    !pci_resource_len(pdev, ARBEL_UAR_BAR)) {
+		dev_err(&pdev->dev, "UAR BAR%d is missing\n", ARBEL_UAR_BAR);
+		return -ENODEV;
+	}
+	if (pci_resource_len(pdev, ARBEL_DDR_BAR))
+		dev_info(&pdev->dev, "DDR BAR%d present; driving it mem-free\n",
+			 ARBEL_DDR_BAR);
+	return 0;
+}
+
+static int arbel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct arbel_dev *adev;
+	int err;
+
+	adev = kzalloc(sizeof(*adev), GFP_KERNEL);
+	if (!adev)
+		return -ENOMEM;
+	adev->pdev = pdev;
+
+	err = pci_enable_device(pdev);
+	if (err) {
+		dev_err(&pdev->dev, "cannot enable PCI device: %d\n", err);
+		goto err_free;
+	}
+
+	err = arbel_check_bars(pdev);
+	if (err)
+		goto err_disable;
+
+	err = pci_request_regions(pdev, ARBEL_DRV_NAME);
+	if (err) {
+		dev_err(&pdev->dev, "cannot obtain PCI resources: %d\n", err);
+		goto err_disable;
+	}
+
+	pci_set_master(pdev);
+	err = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (err) {
+		dev_err(&pdev->dev, "no usable 64-bit DMA: %d\n", err);
+		goto err_clear_master;
+	}
+
+	adev->dcs = pci_iomap(pdev, ARBEL_DCS_BAR, ARBEL_DCS_SIZE);
+	if (!adev->dcs) {
+		dev_err(&pdev->dev, "cannot map BAR%d\n", ARBEL_DCS_BAR);
+		err = -ENOMEM;
+		goto err_clear_master;
+	}
+
+	err = arbel_reset(adev);
+	if (err)
+		goto err_unmap;
+
+	pci_set_drvdata(pdev, adev);
+	dev_info(&pdev->dev, "Arbel HCA reset\n");
+	return 0;
+
+err_unmap:
+	pci_iounmap(pdev, adev->dcs);
+err_clear_master:
+	pci_clear_master(pdev);
+	pci_release_regions(pdev);
+err_disable:
+	pci_disable_device(pdev);
+err_free:
+	kfree(adev);
+	return err;
+}
+
+static void arbel_remove(struct pci_dev *pdev)
+{
+	struct arbel_dev *adev = pci_get_drvdata(pdev);
+
+	pci_iounmap(pdev, adev->dcs);
+	pci_clear_master(pdev);
+	pci_release_regions(pdev);
+	pci_disable_device(pdev);
+	kfree(adev);
+}
+
+static const struct pci_device_id arbel_pci_table[] = {
+	{ PCI_DEVICE(ARBEL_PCI_VENDOR_MELLANOX, ARBEL_PCI_DEVICE_ARBEL) },
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, arbel_pci_table);
+
+static struct pci_driver arbel_driver = {
+	.name = ARBEL_DRV_NAME,
+	.id_table = arbel_pci_table,
+	.probe = arbel_probe,
+	.remove = arbel_remove,
+};
+module_pci_driver(arbel_driver);
+
+MODULE_DESCRIPTION("Mellanox InfiniHost III Ex (Arbel) memory registration driver");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * MPT entry encoding: struct arbel_mpt <-> the 64-byte big-endian image
+ * the firmware takes in SW2HW_MPT and returns from QUERY_MPT/HW2SW_MPT,
+ * and the mapping between IB access flags and the entry's access bits.
+ */
+
+#include <linux/bitfield.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <kunit/visibility.h>
+#include <rdma/ib_verbs.h>
+
+#include <arbel/mpt.h>
+
+static bool arbel_mpt_flags_valid(const struct arbel_mpt *mpt)
+{
+	return (mpt->r_w | mpt->pa | mpt->lr | mpt->lw | mpt->rr | mpt->rw |
+		mpt->a | mpt->eb | mpt->type | mpt->ei | mpt->zb | mpt->fre |
+		mpt->rae) <= 1;
+}
+
+/**
+ * arbel_mpt_validate() - check that an entry can be encoded as the PRM asks
+ * @mpt: the entry
+ *
+ * Refuses values that do not fit their field (status above 0xf, a flag
+ * other than 0/1, page_size of 20 or more, pd or qpn of 2^24 or more, an
+ * MTT address that is not 8-byte aligned or needs more than 38 bits),
+ * window-only fields on a region (type, qpn), region-only fields on a
+ * window (pa, eb, fre, rae, win_cnt) and a type-2 window without
+ * invalidation enabled.
+ *
+ * Context: any.
+ * Return: 0 or -EINVAL.
+ */
+int arbel_mpt_validate(const struct arbel_mpt *mpt)
+{
+	if (mpt->status > FIELD_MAX(ARBEL_MPT_STATUS) ||
+	    !arbel_mpt_flags_valid(mpt) ||
+	    mpt->page_size >= ARBEL_MPT_PAGE_SIZE_LIMIT ||
+	    mpt->pd >= ARBEL_PD_LIMIT || mpt->qpn >= ARBEL_QPN_LIMIT)
+		return -EINVAL;
+
+	if (!IS_ALIGNED(mpt->mtt_addr, ARBEL_MPT_MTT_ADDR_ALIGN) ||
+	    mpt->mtt_addr >> ARBEL_MPT_MTT_ADDR_BITS)
+		return -EINVAL;
+
+	if (mpt->r_w) {
+		if (mpt->type || mpt->qpn)
+			return -EINVAL;
+	} else {
+		if (mpt->pa || mpt->eb || mpt->fre || mpt->rae || mpt->win_cnt)
+			return -EINVAL;
+		if (mpt->type && !mpt->ei)
+			return -EINVAL;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(arbel_mpt_validate);
+
+/**
+ * arbel_mpt_encode() - build the 64-byte image of an MPT entry
+ * @mpt: the entry
+ * @entry: the 16 big-endian dwords to fill; reserved bits are written as 0
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL if arbel_mpt_validate() refuses @mpt (then @entry
+ * is left untouched).
+ */
+int arbel_mpt_encode(const struct arbel_mpt *mpt,
+		     __be32 entry[ARBEL_MPT_DWORDS])
+{
+	u32 dw[ARBEL_MPT_DWORDS] = {};
+	int err, i;
+
+	err = arbel_mpt_validate(mpt);
+	if (err)
+		return err;
+
+	dw[ARBEL_MPT_DW_FLAGS] =
+		FIELD_PREP(ARBEL_MPT_R_W, mpt->r_w) |
+		FIELD_PREP(ARBEL_MPT_PA, mpt->pa) |
+		FIELD_PREP(ARBEL_MPT_LR, mpt->lr) |
+		FIELD_PREP(ARBEL_MPT_LW, mpt->lw) |
+		FIELD_PREP(ARBEL_MPT_RR, mpt->rr) |
+		FIELD_PREP(ARBEL_MPT_RW, mpt->rw) |
+		FIELD_PREP(ARBEL_MPT_A, mpt->a) |
+		FIELD_PREP(ARBEL_MPT_EB, mpt->eb) |
+		FIELD_PREP(ARBEL_MPT_STATUS, mpt->status);
+	dw[ARBEL_MPT_DW_PAGE] =
+		FIELD_PREP(ARBEL_MPT_PAGE_SIZE, mpt->page_size) |
+		FIELD_PREP(ARBEL_MPT_TYPE, mpt->type) |
+		FIELD_PREP(ARBEL_MPT_QPN, mpt->qpn);
+	dw[ARBEL_MPT_DW_KEY] = mpt->mem_key;
+	dw[ARBEL_MPT_DW_PD] =
+		FIELD_PREP(ARBEL_MPT_PD, mpt->pd) |
+		FIELD_PREP(ARBEL_MPT_EI, mpt->ei) |
+		FIELD_PREP(ARBEL_MPT_ZB, mpt->zb) |
+		FIELD_PREP(ARBEL_MPT_FRE, mpt->fre) |
+		FIELD_PREP(ARBEL_MPT_RAE, mpt->rae);
+	dw[ARBEL_MPT_DW_START_H] = upper_32_bits(mpt->start);
+	dw[ARBEL_MPT_DW_START_L] = lower_32_bits(mpt->start);
+	dw[ARBEL_MPT_DW_LEN_H] = upper_32_bits(mpt->length);
+	dw[ARBEL_MPT_DW_LEN_L] = lower_32_bits(mpt->length);
+	dw[ARBEL_MPT_DW_LKEY] = mpt->lkey;
+	dw[ARBEL_MPT_DW_WIN_CNT] = mpt->win_cnt;
+	dw[ARBEL_MPT_DW_MTT_H] =
+		FIELD_PREP(ARBEL_MPT_MTT_ADR_H, upper_32_bits(mpt->mtt_addr));
+	dw[ARBEL_MPT_DW_MTT_L] =
+		FIELD_PREP(ARBEL_MPT_MTT_ADR_L, lower_32_bits(mpt->mtt_addr) /
+			   ARBEL_MPT_MTT_ADDR_ALIGN);
+	dw[ARBEL_MPT_DW_MTT_SZ] = mpt->mtt_sz;
+
+	for (i = 0; i < ARBEL_MPT_DWORDS; i++)
+		entry[i] = cpu_to_be32(dw[i]);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(arbel_mpt_encode);
+
+/**
+ * arbel_mpt_decode() - read an MPT image back into host form
+ * @entry: the 16 big-endian dwords, e.g. from QUERY_MPT
+ * @mpt: filled with every field; reserved bits of @entry are ignored
+ *
+ * Context: any.
+ */
+void arbel_mpt_decode(const __be32 entry[ARBEL_MPT_DWORDS],
+		      struct arbel_mpt *mpt)
+{
+	u32 dw[ARBEL_MPT_DWORDS];
+	int i;
+
+	for (i = 0; i < ARBEL_MPT_DWORDS; i++)
+		dw[i] = be32_to_cpu(entry[i]);
+
+	*mpt = (struct arbel_mpt) {
+		.status = FIELD_GET(ARBEL_MPT_STATUS, dw[ARBEL_MPT_DW_FLAGS]),
+		.r_w = FIELD_GET(ARBEL_MPT_R_W, dw[ARBEL_MPT_DW_FLAGS]),
+		.pa = FIELD_GET(ARBEL_MPT_PA, dw[ARBEL_MPT_DW_FLAGS]),
+		.lr = FIELD_GET(ARBEL_MPT_LR, dw[ARBEL_MPT_DW_FLAGS]),
+		.lw = FIELD_GET(ARBEL_MPT_LW, dw[ARBEL_MPT_DW_FLAGS]),
+		.rr = FIELD_GET(ARBEL_MPT_RR, dw[ARBEL_MPT_DW_FLAGS]),
+		.rw = FIELD_GET(ARBEL_MPT_RW, dw[ARBEL_MPT_DW_FLAGS]),
+		.a = FIELD_GET(ARBEL_MPT_A, dw[ARBEL_MPT_DW_FLAGS]),
+		.eb = FIELD_GET(ARBEL_MPT_EB, dw[ARBEL_MPT_DW_FLAGS]),
+		.page_size = FIELD_GET(ARBEL_MPT_PAGE_SIZE,
+				       dw[ARBEL_MPT_DW_PAGE]),
+		.type = FIELD_GET(ARBEL_MPT_TYPE, dw[ARBEL_MPT_DW_PAGE]),
+		.qpn = FIELD_GET(ARBEL_MPT_QPN, dw[ARBEL_MPT_DW_PAGE]),
+		.mem_key = dw[ARBEL_MPT_DW_KEY],
+		.pd = FIELD_GET(ARBEL_MPT_PD, dw[ARBEL_MPT_DW_PD]),
+		.ei = FIELD_GET(ARBEL_MPT_EI, dw[ARBEL_MPT_DW_PD]),
+		.zb = FIELD_GET(ARBEL_MPT_ZB, dw[ARBEL_MPT_DW_PD]),
+		.fre = FIELD_GET(ARBEL_MPT_FRE, dw[ARBEL_MPT_DW_PD]),
+		.rae = FIELD_GET(ARBEL_MPT_RAE, dw[ARBEL_MPT_DW_PD]),
+		.start = (u64)dw[ARBEL_MPT_DW_START_H] << 32 |
+			 dw[ARBEL_MPT_DW_START_L],
+		.length = (u64)dw[ARBEL_MPT_DW_LEN_H] << 32 |
+			  dw[ARBEL_MPT_DW_LEN_L],
+		.lkey = dw[ARBEL_MPT_DW_LKEY],
+		.win_cnt = dw[ARBEL_MPT_DW_WIN_CNT],
+		.mtt_addr = (u64)FIELD_GET(ARBEL_MPT_MTT_ADR_H,
+					   dw[ARBEL_MPT_DW_MTT_H]) << 32 |
+			    FIELD_GET(ARBEL_MPT_MTT_ADR_L,
+				      dw[ARBEL_MPT_DW_MTT_L]) *
+			    ARBEL_MPT_MTT_ADDR_ALIGN,
+		.mtt_sz = dw[ARBEL_MPT_DW_MTT_SZ],
+	};
+}
+EXPORT_SYMBOL_IF_KUNIT(arbel_mpt_decode);
+
+/* Access flags that the MPT expresses; the optional range is best effort. */
+#define ARBEL_ACCESS_MAPPED (IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ | \
+			     IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC | \
+			     IB_ACCESS_MW_BIND | IB_ZERO_BASED)
+/* A hint the MPT has no use for: pages are described by the MTT anyway. */
+#define ARBEL_ACCESS_IGNORED (IB_ACCESS_HUGETLB | IB_ACCESS_OPTIONAL)
+
+/**
+ * arbel_mpt_set_access() - set an entry's access bits from IB access flags
+ * @mpt: the entry; lr, lw, rr, rw, a, eb and zb are overwritten
+ * @ib_access: IB_ACCESS_* flags
+ *
+ * Local read is always granted.  IB_ACCESS_HUGETLB and the optional flags
+ * (e.g. IB_ACCESS_RELAXED_ORDERING) are hints this HCA ignores.
+ *
+ * Context: any.
+ * Return: 0; -EINVAL for unknown flags or remote write/atomic without local
+ * write (the IB rule); -EOPNOTSUPP for IB_ACCESS_ON_DEMAND, which the HCA
+ * cannot honour.  @mpt is left untouched on error.
+ */
+int arbel_mpt_set_access(struct arbel_mpt *mpt, int ib_access)
+{
+	if (ib_access & ~(ARBEL_ACCESS_MAPPED | ARBEL_ACCESS_IGNORED |
+			  IB_ACCESS_ON_DEMAND))
+		return -EINVAL;
+	if ((ib_access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) &&
+	    !(ib_access & IB_ACCESS_LOCAL_WRITE))
+		return -EINVAL;
+	if (ib_access & IB_ACCESS_ON_DEMAND)
+		return -EOPNOTSUPP;
+
+	mpt->lr = 1;
+	mpt->lw = !!(ib_access & IB_ACCESS_LOCAL_WRITE);
+	mpt->rr = !!(ib_access & IB_ACCESS_REMOTE_READ);
+	mpt->rw = !!(ib_access & IB_ACCESS_REMOTE_WRITE);
+	mpt->a = !!(ib_access & IB_ACCESS_REMOTE_ATOMIC);
+	mpt->eb = !!(ib_access & IB_ACCESS_MW_BIND);
+	mpt->zb = !!(ib_access & IB_ZERO_BASED);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(arbel_mpt_set_access);
+
+/**
+ * arbel_mpt_get_access() - the IB access flags an entry grants
+ * @mpt: the entry
+ *
+ * Context: any.
+ * Return: IB_ACCESS_* flags for lw, rr, rw, a, eb and zb (local read has
+ * no flag of its own).
+ */
+int arbel_mpt_get_access(const struct arbel_mpt *mpt)
+{
+	return (mpt->lw ? IB_ACCESS_LOCAL_WRITE : 0) |
+	       (mpt->rr ? IB_ACCESS_REMOTE_READ : 0) |
+	       (mpt->rw ? IB_ACCESS_REMOTE_WRITE : 0) |
+	       (mpt->a ? IB_ACCESS_REMOTE_ATOMIC : 0) |
+	       (mpt->eb ? IB_ACCESS_MW_BIND : 0) |
+	       (mpt->zb ? IB_ZERO_BASED : 0);
+}
+EXPORT_SYMBOL_IF_KUNIT(arbel_mpt_get_access);

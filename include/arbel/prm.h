@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Hardware interface of the Mellanox InfiniHost III Ex ("Arbel", MT25208)
+ * in native mem-free mode: BAR layout, the HCA command register (HCR),
+ * firmware opcodes and status codes, and the layouts of the MPT and MTT
+ * entries.
+ *
+ * Every hardware structure is a sequence of big-endian 32-bit dwords.
+ * Fields are given as a dword index plus a GENMASK() inside that dword, in
+ * the host's view after be32_to_cpu(); use FIELD_PREP()/FIELD_GET().
+ *
+ * Sources: the PRM struct arbelprm_mpt_st and the facts collected in the
+ * project's spec notes (arbel-prm-notes.md), which name the files each
+ * fact comes from.
+ */
+#ifndef _ARBEL_PRM_H
+#define _ARBEL_PRM_H
+
+#include <linux/bits.h>
+#include <linux/sizes.h>
+
+/* ---- PCI identity ---------------------------------------------------- */
+
+#define ARBEL_PCI_VENDOR_MELLANOX	0x15b3
+#define ARBEL_PCI_DEVICE_ARBEL		0x6282	/* MT25208, native mem-free */
+
+/* ---- BARs ------------------------------------------------------------ */
+
+/* All three BARs are 64-bit, so they sit at resource indices 0, 2, 4. */
+#define ARBEL_DCS_BAR			0	/* device configuration space */
+#define ARBEL_UAR_BAR			2	/* user access regions */
+#define ARBEL_DDR_BAR			4	/* absent on a mem-free HCA */
+
+#define ARBEL_DCS_SIZE			SZ_1M	/* BAR0 must be exactly this */
+#define ARBEL_UAR_PAGE_SIZE		SZ_4K
+
+/* ---- Reset ----------------------------------------------------------- */
+
+#define ARBEL_RESET_OFFSET		0xf0010	/* in BAR0 */
+#define ARBEL_RESET_VALUE		1	/* written as a big-endian dword */
+#define ARBEL_RESET_SETTLE_MS		1000	/* "docs say wait one second" */
+#define ARBEL_RESET_POLL_MS		100
+#define ARBEL_RESET_POLL_TRIES		100
+/*
+ * The reset also clears the HCA's PCI config space.  Config dwords 22 and
+ * 23 (offsets 0x58 and 0x5c) have a special meaning and must not be
+ * written back; everything else that software set is restored.
+ */
+
+/* ---- HCA command register -------------------------------------------- */
+
+#define ARBEL_HCR_OFFSET		0x80680	/* in BAR0 */
+#define ARBEL_HCR_SIZE			0x1c	/* 7 dwords */
+
+/* Dword indices inside the HCR. */
+#define ARBEL_HCR_IN_PARAM_H		0
+#define ARBEL_HCR_IN_PARAM_L		1
+#define ARBEL_HCR_IN_MODIFIER		2
+#define ARBEL_HCR_OUT_PARAM_H		3
+#define ARBEL_HCR_OUT_PARAM_L		4
+#define ARBEL_HCR_TOKEN			5
+#define ARBEL_HCR_CTRL			6
+#define ARBEL_HCR_DWORDS		7
+
+/* Dword 5 */
+#define ARBEL_HCR_TOKEN_MASK		GENMASK(31, 16)
+/* Dword 6; bits 21:16 are reserved (Arbel has no toggle bit). */
+#define ARBEL_HCR_OPCODE		GENMASK(11, 0)
+#define ARBEL_HCR_OPMOD			GENMASK(15, 12)
+#define ARBEL_HCR_E			BIT(22)
+#define ARBEL_HCR_GO			BIT(23)
+#define ARBEL_HCR_STATUS		GENMASK(31, 24)
+
+/* The token used for commands in polling mode. */
+#define ARBEL_HCR_POLL_TOKEN		0xffff
+
+/* Mailboxes: 4 KiB, 4 KiB aligned. */
+#define ARBEL_MAILBOX_SIZE		SZ_4K
+#define ARBEL_MAILBOX_ALIGN		SZ_4K
+
+/* ---- Firmware opcodes ------------------------------------------------ */
+
+enum arbel_opcode {
+	ARBEL_CMD_SYS_EN		= 0x001,
+	ARBEL_CMD_SYS_DIS		= 0x002,
+	ARBEL_CMD_QUERY_DEV_LIM		= 0x003,
+	ARBEL_CMD_QUERY_FW		= 0x004,
+	ARBEL_CMD_QUERY_DDR		= 0x005,
+	ARBEL_CMD_QUERY_ADAPTER		= 0x006,
+	ARBEL_CMD_INIT_HCA		= 0x007,
+	ARBEL_CMD_CLOSE_HCA		= 0x008,
+	ARBEL_CMD_INIT_IB		= 0x009,
+	ARBEL_CMD_CLOSE_IB		= 0x00a,
+	ARBEL_CMD_QUERY_HCA		= 0x00b,
+	ARBEL_CMD_SET_IB		= 0x00c,
+	ARBEL_CMD_SW2HW_MPT		= 0x00d,
+	ARBEL_CMD_QUERY_MPT		= 0x00e,
+	ARBEL_CMD_HW2SW_MPT		= 0x00f,
+	ARBEL_CMD_READ_MTT		= 0x010,
+	ARBEL_CMD_WRITE_MTT		= 0x011,
+	ARBEL_CMD_MAP_EQ		= 0x012,
+	ARBEL_CMD_SW2HW_EQ		= 0x013,
+	ARBEL_CMD_HW2SW_EQ		= 0x014,
+	ARBEL_CMD_QUERY_EQ		= 0x015,
+	ARBEL_CMD_SW2HW_CQ		= 0x016,
+	ARBEL_CMD_HW2SW_CQ		= 0x017,
+	ARBEL_CMD_QUERY_CQ		= 0x018,
+	ARBEL_CMD_RST2INIT_QPEE		= 0x019,
+	ARBEL_CMD_INIT2RTR_QPEE		= 0x01a,
+	ARBEL_CMD_RTR2RTS_QPEE		= 0x01b,
+	ARBEL_CMD_RTS2RTS_QPEE		= 0x01c,
+	ARBEL_CMD_SQERR2RTS_QPEE	= 0x01d,
+	ARBEL_CMD_2ERR_QPEE		= 0x01e,
+	ARBEL_CMD_RTS2SQD_QPEE		= 0x01f,
+	ARBEL_CMD_SQD2RTS_QPEE		= 0x020,
+	ARBEL_CMD_ERR2RST_QPEE		= 0x021,
+	ARBEL_CMD_QUERY_QPEE		= 0x022,
+	ARBEL_CMD_CONF_SPECIAL_QP	= 0x023,
+	ARBEL_CMD_MAD_IFC		= 0x024,
+	ARBEL_CMD_READ_MGM		= 0x025,
+	ARBEL_CMD_WRITE_MGM		= 0x026,
+	ARBEL_CMD_MGID_HASH		= 0x027,
+	ARBEL_CMD_QUERY_DEBUG_MSG	= 0x02a,
+	ARBEL_CMD_SET_DEBUG_MSG		= 0x02b,
+	ARBEL_CMD_RESIZE_CQ		= 0x02c,
+	ARBEL_CMD_INIT2INIT_QPEE	= 0x02d,
+	ARBEL_CMD_ACCESS_DDR		= 0x02e,
+	ARBEL_CMD_SYNC_TPT		= 0x02f,
+	ARBEL_CMD_DIAG_RPRT		= 0x030,
+	ARBEL_CMD_NOP			= 0x031,
+	ARBEL_CMD_SUSPEND_QPEE		= 0x032,
+	ARBEL_CMD_UNSUSPEND_QPEE	= 0x033,
+	ARBEL_CMD_MOD_STAT_CFG		= 0x034,
+	ARBEL_CMD_SW2HW_SRQ		= 0x035,
+	ARBEL_CMD_HW2SW_SRQ		= 0x036,
+	ARBEL_CMD_QUERY_SRQ		= 0x037,
+	ARBEL_CMD_SQD2SQD_QPEE		= 0x038,
+	ARBEL_CMD_ARM_SRQ		= 0x040,
+	ARBEL_CMD_RUN_FW		= 0xff6,
+	ARBEL_CMD_DISABLE_LAM		= 0xff7,
+	ARBEL_CMD_ENABLE_LAM		= 0xff8,
+	ARBEL_CMD_UNMAP_ICM		= 0xff9,
+	ARBEL_CMD_MAP_ICM		= 0xffa,
+	ARBEL_CMD_UNMAP_ICM_AUX		= 0xffb,
+	ARBEL_CMD_MAP_ICM_AUX		= 0xffc,
+	ARBEL_CMD_SET_ICM_SIZE		= 0xffd,
+	ARBEL_CMD_UNMAP_FA		= 0xffe,
+	ARBEL_CMD_MAP_FA		= 0xfff,
+};
+
+/* HW2SW_MPT opcode modifiers */
+#define ARBEL_HW2SW_MPT_RETURN_ENTRY	0
+#define ARBEL_HW2SW_MPT_NO_ENTRY	1
+
+/* NOP's input modifier for the interrupt self-test */
+#define ARBEL_NOP_IN_MOD		0x1f
+
+/* ---- Firmware status codes (HCR dword 6 bits 31:24) ------------------ */
+
+enum arbel_status {
+	ARBEL_STAT_OK			= 0x00,
+	ARBEL_STAT_INTERNAL_ERR		= 0x01,
+	ARBEL_STAT_BAD_OP		= 0x02,
+	ARBEL_STAT_BAD_PARAM		= 0x03,
+	ARBEL_STAT_BAD_SYS_STATE	= 0x04,
+	ARBEL_STAT_BAD_RESOURCE		= 0x05,
+	ARBEL_STAT_RESOURCE_BUSY	= 0x06,
+	ARBEL_STAT_DDR_MEM_ERR		= 0x07,
+	ARBEL_STAT_EXCEED_LIM		= 0x08,
+	ARBEL_STAT_BAD_RES_STATE	= 0x09,
+	ARBEL_STAT_BAD_INDEX		= 0x0a,
+	ARBEL_STAT_BAD_NVMEM		= 0x0b,
+	ARBEL_STAT_BAD_QPEE_STATE	= 0x10,
+	ARBEL_STAT_BAD_SEG_PARAM	= 0x20,
+	ARBEL_STAT_REG_BOUND		= 0x21,
+	ARBEL_STAT_LAM_NOT_PRE		= 0x22,
+	ARBEL_STAT_BAD_PKT		= 0x30,
+	ARBEL_STAT_BAD_SIZE		= 0x40,
+};
+
+/* ---- MPT entry (arbelprm_mpt_st): 64 bytes, 16 big-endian dwords ---- */
+
+#define ARBEL_MPT_ENTRY_SIZE		64
+#define ARBEL_MPT_DWORDS		16
+
+/* Dword 0: flags and status */
+#define ARBEL_MPT_DW_FLAGS		0
+#define ARBEL_MPT_R_W			BIT(8)	/* 1 = region, 0 = window */
+#define ARBEL_MPT_PA			BIT(9)	/* physical: no translation */
+#define ARBEL_MPT_LR			BIT(10)	/* local read */
+#define ARBEL_MPT_LW			BIT(11)	/* local write */
+#define ARBEL_MPT_RR			BIT(12)	/* remote read */
+#define ARBEL_MPT_RW			BIT(13)	/* remote write */
+#define ARBEL_MPT_A			BIT(14)	/* remote atomic */
+#define ARBEL_MPT_EB			BIT(15)	/* bind enable (regions) */
+#define ARBEL_MPT_STATUS		GENMASK(31, 28)
+#define ARBEL_MPT_DW0_RSVD		(GENMASK(7, 0) | GENMASK(27, 16))
+
+/* Values of the status nibble */
+#define ARBEL_MPT_STATUS_HW		0x0	/* hardware owned, valid */
+#define ARBEL_MPT_STATUS_FREE		0x3	/* unbound type-2 window */
+#define ARBEL_MPT_STATUS_SW		0xf	/* software owned, invalid */
+
+/* Dword 1: page size, window type, QP number */
+#define ARBEL_MPT_DW_PAGE		1
+#define ARBEL_MPT_PAGE_SIZE		GENMASK(4, 0)	/* log2(size / 4 KiB) */
+#define ARBEL_MPT_TYPE			BIT(7)		/* windows: 1 = type 2 */
+#define ARBEL_MPT_QPN			GENMASK(31, 8)
+#define ARBEL_MPT_DW1_RSVD		GENMASK(6, 5)
+#define ARBEL_MPT_PAGE_SIZE_LIMIT	20	/* page_size must be below */
+#define ARBEL_MPT_PAGE_SHIFT_BASE	12	/* page_size 0 = 4 KiB */
+
+/* Dword 2: the key in hardware-index form */
+#define ARBEL_MPT_DW_KEY		2
+
+/* Dword 3: PD and region attributes */
+#define ARBEL_MPT_DW_PD			3
+#define ARBEL_MPT_PD			GENMASK(23, 0)
+#define ARBEL_MPT_EI			BIT(25)	/* enable invalidation */
+#define ARBEL_MPT_ZB			BIT(26)	/* zero based */
+#define ARBEL_MPT_FRE			BIT(27)	/* fast register enable */
+#define ARBEL_MPT_RAE			BIT(28)	/* remote access enable */
+#define ARBEL_MPT_DW3_RSVD		(BIT(24) | GENMASK(31, 29))
+
+/* Dwords 4..13 */
+#define ARBEL_MPT_DW_START_H		4
+#define ARBEL_MPT_DW_START_L		5
+#define ARBEL_MPT_DW_LEN_H		6
+#define ARBEL_MPT_DW_LEN_L		7
+#define ARBEL_MPT_DW_LKEY		8	/* must be 0 for SW2HW_MPT */
+#define ARBEL_MPT_DW_WIN_CNT		9
+#define ARBEL_MPT_DW_RSVD5		10
+#define ARBEL_MPT_DW_MTT_H		11
+#define ARBEL_MPT_MTT_ADR_H		GENMASK(5, 0)	/* MTT address 37:32 */
+#define ARBEL_MPT_DW11_RSVD		GENMASK(31, 6)
+#define ARBEL_MPT_DW_MTT_L		12
+#define ARBEL_MPT_MTT_ADR_L		GENMASK(31, 3)	/* MTT address 31:3 */
+#define ARBEL_MPT_DW12_RSVD		GENMASK(2, 0)
+#define ARBEL_MPT_DW_MTT_SZ		13
+#define ARBEL_MPT_DW_RSVD8_0		14
+#define ARBEL_MPT_DW_RSVD8_1		15
+
+/* The MTT address is a 38-bit, 8-byte aligned ICM virtual address. */
+#define ARBEL_MPT_MTT_ADDR_BITS		38
+#define ARBEL_MPT_MTT_ADDR_ALIGN	8
+
+/* 24-bit fields */
+#define ARBEL_PD_LIMIT			BIT(24)
+#define ARBEL_QPN_LIMIT			BIT(24)
+
+/*
+ * Keys: the MPT holds the key in hardware-index form; the lkey/rkey that
+ * software hands out is that value rotated left by 8 bits.  The table slot
+ * is the hardware index masked with (number of MPTs - 1); the bits above
+ * it are a tag that changes whenever a slot is reused.
+ */
+#define ARBEL_KEY_ROTATE		8
+
+/* ---- MTT entry: 64 bits, big-endian ---------------------------------- */
+
+#define ARBEL_MTT_ENTRY_SIZE		8
+#define ARBEL_MTT_PRESENT		BIT_ULL(0)
+#define ARBEL_MTT_ADDR			GENMASK_ULL(63, 12)
+#define ARBEL_MTT_RSVD			GENMASK_ULL(11, 1)
+
+/* WRITE_MTT mailbox: target address, a reserved qword, then entries. */
+#define ARBEL_WRITE_MTT_HDR_QWORDS	2
+#define ARBEL_WRITE_MTT_MAX_ENTRIES	\
+	(ARBEL_MAILBOX_SIZE / ARBEL_MTT_ENTRY_SIZE - ARBEL_WRITE_MTT_HDR_QWORDS)
+
+#endif /* _ARBEL_PRM_H */

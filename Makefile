@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# arbel: the project's entry points.  The kernel's build system reads
+# Kbuild, never this file.
+#
+#   make                 build arbel.ko against KDIR (see README)
+#   make check           every test (see README)
+#   make demo            the emulated Arbel in a VM
+#   make vm-run CMD=...  run CMD as root in the VM (LOAD=1, STUB=...)
+#   make module-check    W=1 + sparse build against the test kernel
+#   make lint            checkpatch --strict on every C file and header
+#   make kunit           the KUnit suites (UML)
+#   make qemu            build QEMU with arbel-stub
+#   make install         install arbel.ko for KDIR
+#   make clean
+
+.PHONY: all modules install check module-check lint kunit qemu vm-run \
+	demo clean
+
+all: modules
+
+modules:
+	scripts/build-module.sh
+
+install:
+	scripts/build-module.sh --install
+
+module-check:
+	scripts/build-module.sh --test
+
+check:
+	scripts/check.sh
+
+lint:
+	scripts/checkpatch.sh
+
+kunit:
+	scripts/kunit.sh
+
+qemu:
+	scripts/build-qemu.sh
+
+vm-run:
+	scripts/build-module.sh --test
+	scripts/vm/run.sh
+
+demo:
+	scripts/demo.sh
+
+clean:
+	scripts/build-module.sh --clean
+	rm -rf build

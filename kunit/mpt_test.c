@@ -1,0 +1,641 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit suites for the MPT layer: field placement, golden images, round
+ * trips, validation, keys and access flags.
+ *
+ * Every expected value here is transcribed by hand from the PRM struct
+ * arbelprm_mpt_st (fields listed LSB first inside each big-endian dword)
+ * and deliberately does not use the driver's prm.h masks, so that a wrong
+ * mask in prm.h makes these tests fail.
+ */
+
+#include <kunit/test.h>
+#include <linux/prandom.h>
+#include <linux/stddef.h>
+#include <rdma/ib_verbs.h>
+
+#include <arbel/mpt.h>
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+#define DWORDS 16
+
+enum base_kind { WINDOW, WINDOW_T2, REGION };
+
+/*
+ * One seed field: where it lies in the image (dword, first bit, width)
+ * and where it lies in struct arbel_mpt (member, bit of the member that
+ * holds the field's bit 0).
+ */
+struct seed_field {
+	const char *name;
+	int dword;
+	int lsb;
+	int width;
+	size_t offset;
+	size_t size;
+	int member_shift;
+	enum base_kind base;
+};
+
+#define OFF(m)	offsetof(struct arbel_mpt, m)
+#define SZ(m)	sizeof_field(struct arbel_mpt, m)
+
+/*
+ * arbelprm_mpt_st, dword by dword: name, dword, first bit, width, member,
+ * bit of the member that holds the field's bit 0, entry to start from.
+ */
+static const struct seed_field seed_fields[] = {
+	{ "r_w", 0, 8, 1, OFF(r_w), SZ(r_w), 0, WINDOW },
+	{ "pa", 0, 9, 1, OFF(pa), SZ(pa), 0, REGION },
+	{ "lr", 0, 10, 1, OFF(lr), SZ(lr), 0, WINDOW },
+	{ "lw", 0, 11, 1, OFF(lw), SZ(lw), 0, WINDOW },
+	{ "rr", 0, 12, 1, OFF(rr), SZ(rr), 0, WINDOW },
+	{ "rw", 0, 13, 1, OFF(rw), SZ(rw), 0, WINDOW },
+	{ "a", 0, 14, 1, OFF(a), SZ(a), 0, WINDOW },
+	{ "eb", 0, 15, 1, OFF(eb), SZ(eb), 0, REGION },
+	{ "status", 0, 28, 4, OFF(status), SZ(status), 0, WINDOW },
+	{ "page_size", 1, 0, 5, OFF(page_size), SZ(page_size), 0, WINDOW },
+	{ "type", 1, 7, 1, OFF(type), SZ(type), 0, WINDOW_T2 },
+	{ "qpn", 1, 8, 24, OFF(qpn), SZ(qpn), 0, WINDOW },
+	{ "mem_key", 2, 0, 32, OFF(mem_key), SZ(mem_key), 0, WINDOW },
+	{ "pd", 3, 0, 24, OFF(pd), SZ(pd), 0, WINDOW },
+	{ "ei", 3, 25, 1, OFF(ei), SZ(ei), 0, WINDOW },
+	{ "zb", 3, 26, 1, OFF(zb), SZ(zb), 0, WINDOW },
+	{ "fre", 3, 27, 1, OFF(fre), SZ(fre), 0, REGION },
+	{ "rae", 3, 28, 1, OFF(rae), SZ(rae), 0, REGION },
+	{ "start_address_h", 4, 0, 32, OFF(start), SZ(start), 32, WINDOW },
+	{ "start_address_l", 5, 0, 32, OFF(start), SZ(start), 0, WINDOW },
+	{ "reg_wnd_len_h", 6, 0, 32, OFF(length), SZ(length), 32, WINDOW },
+	{ "reg_wnd_len_l", 7, 0, 32, OFF(length), SZ(length), 0, WINDOW },
+	{ "lkey", 8, 0, 32, OFF(lkey), SZ(lkey), 0, WINDOW },
+	{ "win_cnt", 9, 0, 32, OFF(win_cnt), SZ(win_cnt), 0, REGION },
+	{ "mtt_adr_h", 11, 0, 6, OFF(mtt_addr), SZ(mtt_addr), 32, WINDOW },
+	{ "mtt_adr_l", 12, 3, 29, OFF(mtt_addr), SZ(mtt_addr), 3, WINDOW },
+	{ "mtt_sz", 13, 0, 32, OFF(mtt_sz), SZ(mtt_sz), 0, WINDOW },
+};
+
+/* Reserved bits per dword, from the same struct. */
+static const u32 seed_reserved[DWORDS] = {
+	[0] = 0x0fff00ff,	/* reserved0[7:0], reserved1[27:16] */
+	[1] = 0x00000060,	/* reserved2[6:5] */
+	[3] = 0xe1000000,	/* reserved3[24], reserved4[31:29] */
+	[10] = 0xffffffff,	/* reserved5 */
+	[11] = 0xffffffc0,	/* reserved6 */
+	[12] = 0x00000007,	/* reserved7 */
+	[14] = 0xffffffff,	/* reserved8 */
+	[15] = 0xffffffff,
+};
+
+/* Member by member: struct padding is not part of the entry. */
+static bool mpt_same(const struct arbel_mpt *x, const struct arbel_mpt *y)
+{
+	return x->status == y->status && x->r_w == y->r_w &&
+	       x->pa == y->pa && x->lr == y->lr && x->lw == y->lw &&
+	       x->rr == y->rr && x->rw == y->rw && x->a == y->a &&
+	       x->eb == y->eb && x->page_size == y->page_size &&
+	       x->type == y->type && x->ei == y->ei && x->zb == y->zb &&
+	       x->fre == y->fre && x->rae == y->rae && x->qpn == y->qpn &&
+	       x->mem_key == y->mem_key && x->pd == y->pd &&
+	       x->start == y->start && x->length == y->length &&
+	       x->lkey == y->lkey && x->win_cnt == y->win_cnt &&
+	       x->mtt_addr == y->mtt_addr && x->mtt_sz == y->mtt_sz;
+}
+
+static void base_entry(struct arbel_mpt *mpt, enum base_kind kind)
+{
+	memset(mpt, 0, sizeof(*mpt));
+	if (kind == REGION)
+		mpt->r_w = 1;
+	if (kind == WINDOW_T2)
+		mpt->ei = 1;
+}
+
+static void set_member_bit(struct arbel_mpt *mpt, const struct seed_field *f,
+			   int bit)
+{
+	u8 *p = (u8 *)mpt + f->offset;
+	u64 v = 0;
+
+	memcpy(&v, p, f->size);		/* little-endian host: low bytes */
+	v |= 1ULL << (f->member_shift + bit);
+	memcpy(p, &v, f->size);
+}
+
+static void encode_ok(struct kunit *test, const struct arbel_mpt *mpt,
+		      u32 out[DWORDS])
+{
+	__be32 img[DWORDS];
+	int i;
+
+	KUNIT_ASSERT_EQ(test, arbel_mpt_encode(mpt, img), 0);
+	for (i = 0; i < DWORDS; i++)
+		out[i] = be32_to_cpu(img[i]);
+}
+
+static void field_desc(const struct seed_field *f, char *desc)
+{
+	strscpy(desc, f->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(seed_field, seed_fields, field_desc);
+
+/* Each bit of the field, set alone, lands exactly where the seed says. */
+static void mpt_test_field_placement(struct kunit *test)
+{
+	const struct seed_field *f = test->param_value;
+	struct arbel_mpt base, one;
+	u32 b[DWORDS], o[DWORDS];
+	int bit, i;
+
+	base_entry(&base, f->base);
+	encode_ok(test, &base, b);
+
+	for (bit = 0; bit < f->width; bit++) {
+		one = base;
+		set_member_bit(&one, f, bit);
+		encode_ok(test, &one, o);
+		for (i = 0; i < DWORDS; i++) {
+			u32 want = i == f->dword ? BIT(f->lsb + bit) : 0;
+
+			KUNIT_EXPECT_EQ_MSG(test, o[i] ^ b[i], want,
+					    "%s bit %d: dword %d", f->name,
+					    bit, i);
+		}
+	}
+}
+
+/* Decoding an image with one field bit set gives that member bit back. */
+static void mpt_test_field_decode(struct kunit *test)
+{
+	const struct seed_field *f = test->param_value;
+	struct arbel_mpt base, want, got;
+	__be32 img[DWORDS];
+	u32 b[DWORDS];
+	int bit, i;
+
+	base_entry(&base, f->base);
+	encode_ok(test, &base, b);
+
+	for (bit = 0; bit < f->width; bit++) {
+		want = base;
+		set_member_bit(&want, f, bit);
+		for (i = 0; i < DWORDS; i++)
+			img[i] = cpu_to_be32(b[i] ^
+					     (i == f->dword ?
+					      BIT(f->lsb + bit) : 0));
+		memset(&got, 0, sizeof(got));
+		arbel_mpt_decode(img, &got);
+		KUNIT_EXPECT_TRUE_MSG(test, mpt_same(&got, &want),
+				      "%s bit %d", f->name, bit);
+	}
+}
+
+struct golden {
+	const char *name;
+	struct arbel_mpt mpt;
+	u32 image[DWORDS];
+};
+
+/*
+ * Images computed by hand from the seed.  For each dword the comment shows
+ * the sum of the field values at their bit positions.
+ */
+static const struct golden goldens[] = {
+	{
+		.name = "user MR: 1 MiB, 4 KiB pages, lw+rr+rw",
+		.mpt = {
+			.status = 0xf, .r_w = 1, .lr = 1, .lw = 1, .rr = 1,
+			.rw = 1, .page_size = 0, .mem_key = 0x00020011,
+			.pd = 0x000005, .start = 0x00007f1234567000ULL,
+			.length = 0x100000, .mtt_addr = 0x0000000100000400ULL,
+		},
+		.image = {
+			/* status F<<28 | rw 1<<13 | rr 1<<12 | lw 1<<11 |
+			 * lr 1<<10 | r_w 1<<8
+			 */
+			0xf0003d00,
+			0x00000000,
+			0x00020011,	/* mem_key */
+			0x00000005,	/* pd */
+			0x00007f12, 0x34567000,	/* start h, l */
+			0x00000000, 0x00100000,	/* length h, l */
+			0, 0, 0,
+			0x00000001,	/* mtt_adr_h = address bits 37:32 */
+			0x00000400,	/* mtt_adr_l<<3 = address bits 31:3 */
+			0, 0, 0,
+		},
+	},
+	{
+		.name = "DMA MR: physical, all of memory, lw",
+		.mpt = {
+			.status = 0xf, .r_w = 1, .pa = 1, .lr = 1, .lw = 1,
+			.mem_key = 0x00000010, .pd = 0x000001, .start = 0,
+			.length = ~0ULL,
+		},
+		.image = {
+			0xf0000f00,	/* F<<28 | lw | lr | pa 1<<9 | r_w */
+			0x00000000,
+			0x00000010,
+			0x00000001,
+			0x00000000, 0x00000000,
+			0xffffffff, 0xffffffff,
+			0, 0, 0, 0, 0, 0, 0, 0,
+		},
+	},
+	{
+		.name = "zero-based MR: 2 MiB pages, lw+a, ei",
+		.mpt = {
+			.status = 0x0, .r_w = 1, .lr = 1, .lw = 1, .a = 1,
+			.page_size = 9, .mem_key = 0xab012345,
+			.pd = 0xabcdef, .ei = 1, .zb = 1, .start = 0,
+			.length = 0x40000000, .mtt_addr = 0x3ffffffff8ULL,
+			.mtt_sz = 512,
+		},
+		.image = {
+			0x00004d00,	/* a 1<<14 | lw | lr | r_w */
+			0x00000009,	/* page_size 9 */
+			0xab012345,
+			0x06abcdef,	/* zb 1<<26 | ei 1<<25 | pd */
+			0x00000000, 0x00000000,
+			0x00000000, 0x40000000,
+			0, 0, 0,
+			0x0000003f,	/* address bits 37:32 */
+			0xfffffff8,	/* address bits 31:3 */
+			0x00000200,	/* mtt_sz 512 */
+			0, 0,
+		},
+	},
+	{
+		.name = "type-2 window bound to QP 0x123, rr+rw",
+		.mpt = {
+			.status = 0x0, .r_w = 0, .rr = 1, .rw = 1, .type = 1,
+			.qpn = 0x000123, .mem_key = 0x00000020, .pd = 0x000002,
+			.ei = 1, .start = 0x0000123456789000ULL,
+			.length = 0x3000, .lkey = 0x00110000,
+		},
+		.image = {
+			0x00003000,	/* rw 1<<13 | rr 1<<12 */
+			0x00012380,	/* qpn 0x123<<8 | type 1<<7 */
+			0x00000020,
+			0x02000002,	/* ei 1<<25 | pd 2 */
+			0x00001234, 0x56789000,
+			0x00000000, 0x00003000,
+			0x00110000,	/* lkey */
+			0, 0, 0, 0, 0, 0, 0,
+		},
+	},
+};
+
+static void golden_desc(const struct golden *g, char *desc)
+{
+	strscpy(desc, g->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(golden, goldens, golden_desc);
+
+static void mpt_test_golden_encode(struct kunit *test)
+{
+	const struct golden *g = test->param_value;
+	u32 o[DWORDS];
+	int i;
+
+	encode_ok(test, &g->mpt, o);
+	for (i = 0; i < DWORDS; i++)
+		KUNIT_EXPECT_EQ_MSG(test, o[i], g->image[i], "dword %d", i);
+}
+
+static void mpt_test_golden_decode(struct kunit *test)
+{
+	const struct golden *g = test->param_value;
+	struct arbel_mpt got;
+	__be32 img[DWORDS];
+	int i;
+
+	for (i = 0; i < DWORDS; i++)
+		img[i] = cpu_to_be32(g->image[i]);
+	memset(&got, 0, sizeof(got));
+	arbel_mpt_decode(img, &got);
+	KUNIT_EXPECT_TRUE(test, mpt_same(&got, &g->mpt));
+}
+
+/* The image is big-endian in memory: byte 0 holds status and dword 0's top. */
+static void mpt_test_byte_order(struct kunit *test)
+{
+	const struct golden *g = &goldens[0];
+	__be32 img[DWORDS];
+	const u8 *bytes = (const u8 *)img;
+
+	KUNIT_ASSERT_EQ(test, arbel_mpt_encode(&g->mpt, img), 0);
+	KUNIT_EXPECT_EQ(test, bytes[0], 0xf0);	/* status nibble, SW owned */
+	KUNIT_EXPECT_EQ(test, bytes[2], 0x3d);
+	KUNIT_EXPECT_EQ(test, bytes[3], 0x00);
+	KUNIT_EXPECT_EQ(test, bytes[8 + 1], 0x02);	/* mem_key 0x00020011 */
+	KUNIT_EXPECT_EQ(test, bytes[8 + 3], 0x11);
+	KUNIT_EXPECT_EQ(test, bytes[16], 0x00);		/* start 0x00007f12.. */
+	KUNIT_EXPECT_EQ(test, bytes[17], 0x00);
+	KUNIT_EXPECT_EQ(test, bytes[18], 0x7f);
+	KUNIT_EXPECT_EQ(test, bytes[19], 0x12);
+}
+
+static u64 rnd_bits(struct rnd_state *st, int width)
+{
+	u64 v = (u64)prandom_u32_state(st) << 32 | prandom_u32_state(st);
+
+	return width >= 64 ? v : v & ((1ULL << width) - 1);
+}
+
+static void random_entry(struct rnd_state *st, struct arbel_mpt *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->status = rnd_bits(st, 4);
+	m->r_w = rnd_bits(st, 1);
+	m->lr = rnd_bits(st, 1);
+	m->lw = rnd_bits(st, 1);
+	m->rr = rnd_bits(st, 1);
+	m->rw = rnd_bits(st, 1);
+	m->a = rnd_bits(st, 1);
+	m->page_size = rnd_bits(st, 8) % 20;
+	m->mem_key = rnd_bits(st, 32);
+	m->pd = rnd_bits(st, 24);
+	m->ei = rnd_bits(st, 1);
+	m->zb = rnd_bits(st, 1);
+	m->start = rnd_bits(st, 64);
+	m->length = rnd_bits(st, 64);
+	m->lkey = rnd_bits(st, 32);
+	m->mtt_addr = rnd_bits(st, 38) & ~7ULL;
+	m->mtt_sz = rnd_bits(st, 32);
+	if (m->r_w) {
+		m->pa = rnd_bits(st, 1);
+		m->eb = rnd_bits(st, 1);
+		m->fre = rnd_bits(st, 1);
+		m->rae = rnd_bits(st, 1);
+		m->win_cnt = rnd_bits(st, 32);
+	} else {
+		m->type = rnd_bits(st, 1);
+		m->qpn = rnd_bits(st, 24);
+		if (m->type)
+			m->ei = 1;
+	}
+}
+
+#define ROUNDS 2000
+
+static void mpt_test_round_trip(struct kunit *test)
+{
+	struct arbel_mpt in, out;
+	struct rnd_state st;
+	__be32 img[DWORDS];
+	int n, i;
+
+	prandom_seed_state(&st, 0x4152424c);
+	for (n = 0; n < ROUNDS; n++) {
+		random_entry(&st, &in);
+		KUNIT_ASSERT_EQ(test, arbel_mpt_encode(&in, img), 0);
+		for (i = 0; i < DWORDS; i++)
+			KUNIT_ASSERT_EQ_MSG(test,
+					    be32_to_cpu(img[i]) & seed_reserved[i],
+					    0, "round %d dword %d", n, i);
+		memset(&out, 0, sizeof(out));
+		arbel_mpt_decode(img, &out);
+		KUNIT_ASSERT_TRUE_MSG(test, mpt_same(&in, &out),
+				      "round %d", n);
+	}
+}
+
+/* Reserved bits of an image do not leak into the decoded entry. */
+static void mpt_test_decode_ignores_reserved(struct kunit *test)
+{
+	const struct golden *g = &goldens[2];
+	struct arbel_mpt got;
+	__be32 img[DWORDS];
+	u32 re[DWORDS];
+	int i;
+
+	for (i = 0; i < DWORDS; i++)
+		img[i] = cpu_to_be32(g->image[i] | seed_reserved[i]);
+	memset(&got, 0, sizeof(got));
+	arbel_mpt_decode(img, &got);
+	KUNIT_EXPECT_TRUE(test, mpt_same(&got, &g->mpt));
+
+	/* ...and re-encoding clears them again. */
+	encode_ok(test, &got, re);
+	for (i = 0; i < DWORDS; i++)
+		KUNIT_EXPECT_EQ(test, re[i], g->image[i]);
+}
+
+struct refusal {
+	const char *name;
+	struct arbel_mpt mpt;
+};
+
+static const struct refusal refusals[] = {
+	{ "status above 0xf",		{ .status = 0x10 } },
+	{ "flag value 2",		{ .lw = 2 } },
+	{ "page_size 20",		{ .page_size = 20 } },
+	{ "page_size 31",		{ .page_size = 31 } },
+	{ "pd 2^24",			{ .pd = 0x1000000 } },
+	{ "qpn 2^24",			{ .qpn = 0x1000000 } },
+	{ "mtt_addr not 8-aligned",	{ .mtt_addr = 0x1004 } },
+	{ "mtt_addr beyond 38 bits",	{ .mtt_addr = 1ULL << 38 } },
+	{ "type on a region",		{ .r_w = 1, .type = 1, .ei = 1 } },
+	{ "qpn on a region",		{ .r_w = 1, .qpn = 5 } },
+	{ "pa on a window",		{ .pa = 1 } },
+	{ "eb on a window",		{ .eb = 1 } },
+	{ "fre on a window",		{ .fre = 1 } },
+	{ "rae on a window",		{ .rae = 1 } },
+	{ "win_cnt on a window",	{ .win_cnt = 1 } },
+	{ "type-2 window without ei",	{ .type = 1 } },
+};
+
+static void refusal_desc(const struct refusal *r, char *desc)
+{
+	strscpy(desc, r->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(refusal, refusals, refusal_desc);
+
+static void mpt_test_refusal(struct kunit *test)
+{
+	const struct refusal *r = test->param_value;
+	__be32 img[DWORDS];
+	int i;
+
+	for (i = 0; i < DWORDS; i++)
+		img[i] = cpu_to_be32(0xa5a5a5a5);
+	KUNIT_EXPECT_EQ(test, arbel_mpt_validate(&r->mpt), -EINVAL);
+	KUNIT_EXPECT_EQ(test, arbel_mpt_encode(&r->mpt, img), -EINVAL);
+	for (i = 0; i < DWORDS; i++)	/* untouched on error */
+		KUNIT_EXPECT_EQ(test, be32_to_cpu(img[i]), 0xa5a5a5a5);
+}
+
+/* The limits themselves are accepted. */
+static void mpt_test_limits_accepted(struct kunit *test)
+{
+	struct arbel_mpt m = {
+		.status = 0xf, .page_size = 19, .pd = 0xffffff,
+		.qpn = 0xffffff, .mtt_addr = (1ULL << 38) - 8,
+	};
+
+	KUNIT_EXPECT_EQ(test, arbel_mpt_validate(&m), 0);
+}
+
+static struct kunit_case mpt_encoding_cases[] = {
+	KUNIT_CASE_PARAM(mpt_test_field_placement, seed_field_gen_params),
+	KUNIT_CASE_PARAM(mpt_test_field_decode, seed_field_gen_params),
+	KUNIT_CASE_PARAM(mpt_test_golden_encode, golden_gen_params),
+	KUNIT_CASE_PARAM(mpt_test_golden_decode, golden_gen_params),
+	KUNIT_CASE(mpt_test_byte_order),
+	KUNIT_CASE(mpt_test_round_trip),
+	KUNIT_CASE(mpt_test_decode_ignores_reserved),
+	KUNIT_CASE_PARAM(mpt_test_refusal, refusal_gen_params),
+	KUNIT_CASE(mpt_test_limits_accepted),
+	{}
+};
+
+static struct kunit_suite arbel_mpt_suite = {
+	.name = "arbel_mpt",
+	.test_cases = mpt_encoding_cases,
+};
+
+/* ---- keys ------------------------------------------------------------ */
+
+static void key_test_rotation(struct kunit *test)
+{
+	/* hw 0x00012345: key bits 31:8 = hw 23:0, key 7:0 = hw 31:24 */
+	KUNIT_EXPECT_EQ(test, arbel_hw_to_key(0x00012345), 0x01234500u);
+	KUNIT_EXPECT_EQ(test, arbel_hw_to_key(0xab012345), 0x012345abu);
+	KUNIT_EXPECT_EQ(test, arbel_key_to_hw(0x01234500), 0x00012345u);
+	KUNIT_EXPECT_EQ(test, arbel_key_to_hw(0x012345ab), 0xab012345u);
+	KUNIT_EXPECT_EQ(test, arbel_key_to_hw(0xffffffff), 0xffffffffu);
+	KUNIT_EXPECT_EQ(test, arbel_hw_to_key(0x80000000), 0x00000080u);
+}
+
+static void key_test_round_trip(struct kunit *test)
+{
+	struct rnd_state st;
+	int n;
+
+	prandom_seed_state(&st, 7);
+	for (n = 0; n < ROUNDS; n++) {
+		u32 k = prandom_u32_state(&st);
+
+		KUNIT_ASSERT_EQ(test, arbel_hw_to_key(arbel_key_to_hw(k)), k);
+		KUNIT_ASSERT_EQ(test, arbel_key_to_hw(arbel_hw_to_key(k)), k);
+	}
+}
+
+static void key_test_slot_tag(struct kunit *test)
+{
+	const u32 num_mpts = 1 << 17;
+
+	/* key 0x412345ab is hw 0xab412345: slot 0x12345, tag 0xab400000 */
+	KUNIT_EXPECT_EQ(test, arbel_key_slot(0x412345ab, num_mpts), 0x12345u);
+	KUNIT_EXPECT_EQ(test, arbel_key_tag(0x412345ab, num_mpts),
+			0xab400000u);
+	/* slot | tag is the hardware index again */
+	KUNIT_EXPECT_EQ(test, arbel_key_slot(0x412345ab, num_mpts) |
+			arbel_key_tag(0x412345ab, num_mpts), 0xab412345u);
+	/* a smaller table moves bits from the slot to the tag */
+	KUNIT_EXPECT_EQ(test, arbel_key_slot(0x412345ab, 1 << 4), 0x5u);
+	KUNIT_EXPECT_EQ(test, arbel_key_tag(0x412345ab, 1 << 4), 0xab412340u);
+	/* a reused slot with the next tag gives another key, same slot */
+	KUNIT_EXPECT_EQ(test, arbel_hw_to_key(0xab412345 + num_mpts),
+			0x432345abu);
+	KUNIT_EXPECT_EQ(test, arbel_key_slot(0x432345ab, num_mpts), 0x12345u);
+}
+
+static struct kunit_case key_cases[] = {
+	KUNIT_CASE(key_test_rotation),
+	KUNIT_CASE(key_test_round_trip),
+	KUNIT_CASE(key_test_slot_tag),
+	{}
+};
+
+static struct kunit_suite arbel_key_suite = {
+	.name = "arbel_key",
+	.test_cases = key_cases,
+};
+
+/* ---- access flags ---------------------------------------------------- */
+
+struct access_case {
+	const char *name;
+	int flags;
+	int err;
+	u8 lr, lw, rr, rw, a, eb, zb;
+};
+
+static const struct access_case access_cases[] = {
+	{ "none: local read only", 0, 0, 1, 0, 0, 0, 0, 0, 0 },
+	{ "local write", IB_ACCESS_LOCAL_WRITE, 0, 1, 1, 0, 0, 0, 0, 0 },
+	{ "remote read", IB_ACCESS_REMOTE_READ, 0, 1, 0, 1, 0, 0, 0, 0 },
+	{ "remote write", IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE,
+	  0, 1, 1, 0, 1, 0, 0, 0 },
+	{ "atomic", IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_ATOMIC,
+	  0, 1, 1, 0, 0, 1, 0, 0 },
+	{ "mw bind", IB_ACCESS_MW_BIND, 0, 1, 0, 0, 0, 0, 1, 0 },
+	{ "zero based", IB_ZERO_BASED, 0, 1, 0, 0, 0, 0, 0, 1 },
+	{ "everything", IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ |
+	  IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC |
+	  IB_ACCESS_MW_BIND, 0, 1, 1, 1, 1, 1, 1, 0 },
+	{ "hugetlb hint ignored", IB_ACCESS_HUGETLB, 0, 1, 0, 0, 0, 0, 0, 0 },
+	{ "relaxed ordering ignored", IB_ACCESS_RELAXED_ORDERING,
+	  0, 1, 0, 0, 0, 0, 0, 0 },
+	{ "remote write without local write", IB_ACCESS_REMOTE_WRITE,
+	  -EINVAL },
+	{ "atomic without local write", IB_ACCESS_REMOTE_ATOMIC, -EINVAL },
+	{ "on demand paging", IB_ACCESS_ON_DEMAND, -EOPNOTSUPP },
+	{ "odp with local write", IB_ACCESS_ON_DEMAND | IB_ACCESS_LOCAL_WRITE,
+	  -EOPNOTSUPP },
+	{ "unknown flag bit 8", 1 << 8, -EINVAL },
+};
+
+static void access_desc(const struct access_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(access, access_cases, access_desc);
+
+static void access_test_map(struct kunit *test)
+{
+	const struct access_case *c = test->param_value;
+	struct arbel_mpt m, before;
+
+	memset(&m, 0x77, sizeof(m));
+	before = m;
+	KUNIT_ASSERT_EQ(test, arbel_mpt_set_access(&m, c->flags), c->err);
+	if (c->err) {
+		KUNIT_EXPECT_TRUE(test, mpt_same(&m, &before));
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, m.lr, c->lr);
+	KUNIT_EXPECT_EQ(test, m.lw, c->lw);
+	KUNIT_EXPECT_EQ(test, m.rr, c->rr);
+	KUNIT_EXPECT_EQ(test, m.rw, c->rw);
+	KUNIT_EXPECT_EQ(test, m.a, c->a);
+	KUNIT_EXPECT_EQ(test, m.eb, c->eb);
+	KUNIT_EXPECT_EQ(test, m.zb, c->zb);
+	/* other fields untouched */
+	KUNIT_EXPECT_EQ(test, m.pd, before.pd);
+	KUNIT_EXPECT_EQ(test, m.status, before.status);
+	/* and the flags come back, minus the hints */
+	KUNIT_EXPECT_EQ(test, arbel_mpt_get_access(&m),
+			c->flags & ~(IB_ACCESS_HUGETLB | IB_ACCESS_OPTIONAL));
+}
+
+static struct kunit_case access_kcases[] = {
+	KUNIT_CASE_PARAM(access_test_map, access_gen_params),
+	{}
+};
+
+static struct kunit_suite arbel_access_suite = {
+	.name = "arbel_access",
+	.test_cases = access_kcases,
+};
+
+kunit_test_suites(&arbel_mpt_suite, &arbel_key_suite, &arbel_access_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the Arbel MPT layer");
+MODULE_LICENSE("GPL");

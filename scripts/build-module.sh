@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build arbel.ko out of tree and copy it to build/module/arbel.ko.
+#
+#   build-module.sh            against $KDIR, default: the running kernel's
+#                              build directory if it exists, otherwise the
+#                              Debian headers for $ARBEL_KABI
+#   build-module.sh --test     against the Debian headers the VM boots, with
+#                              W=1 and sparse (C=1); any warning fails
+#   build-module.sh --install  build, then modules_install for $KDIR
+#   build-module.sh --clean
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+mode=${1:-build}
+
+"$top/scripts/setup.sh" headers
+[ "$mode" = --test ] && "$top/scripts/setup.sh" lint
+. "$top/scripts/env.sh"
+
+running=/lib/modules/$(uname -r)/build
+if [ "$mode" = --test ]; then
+	kdir=$ARBEL_KDIR
+elif [ -n "${KDIR:-}" ]; then
+	kdir=$KDIR
+elif [ -f "$running/Makefile" ]; then
+	kdir=$running
+else
+	kdir=$ARBEL_KDIR
+fi
+[ -f "$kdir/Makefile" ] || { echo "build-module: no kernel build tree at '$kdir'" >&2; exit 1; }
+
+case $mode in
+--clean)
+	make -C "$kdir" M="$top" clean
+	exit 0;;
+--install)
+	make -C "$kdir" M="$top" modules
+	make -C "$kdir" M="$top" modules_install
+	exit 0;;
+--test)
+	log=$top/build/module/build.log
+	mkdir -p "$(dirname "$log")"
+	# Rebuild everything so that every file is compiled and checked.
+	make -C "$kdir" M="$top" clean >/dev/null
+	make -C "$kdir" M="$top" W=1 C=1 modules 2>&1 | tee "$log"
+	if grep -E 'warning:|error:|[^ ]+\.[ch]:[0-9]+:[0-9]+: ' "$log" >&2; then
+		echo "build-module: the W=1 / sparse build is not clean" >&2
+		exit 1
+	fi;;
+build)
+	make -C "$kdir" M="$top" modules;;
+*)
+	echo "build-module: unknown mode $mode" >&2; exit 2;;
+esac
+mkdir -p "$top/build/module"
+cp "$top/drivers/infiniband/hw/arbel/arbel.ko" "$top/build/module/arbel.ko"
+echo "built build/module/arbel.ko against $kdir"

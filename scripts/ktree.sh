@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Print the path of an extracted linux-source-6.1 tree with the arbel
+# sources hooked into it, extracting and hooking as needed.
+#
+# The tree is cached in $ARBEL_CACHE keyed by the linux-source package
+# version.  The hook is idempotent and re-points the links at this clone:
+#   drivers/infiniband/hw/arbel        -> <clone>/drivers/infiniband/hw/arbel
+#   drivers/infiniband/hw/arbel_kunit  -> <clone>/kunit
+#   include/arbel                      -> <clone>/include/arbel
+# plus a Kconfig source line after "endif # !UML" (the hw drivers' block
+# hides everything from UML in 6.1) and two lines in hw/Makefile.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/env.sh"
+
+"$top/scripts/setup.sh" kernel-source >&2
+
+ver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+tree=$ARBEL_CACHE/linux-source-$ver
+if [ ! -f "$tree/.arbel-extracted" ]; then
+	echo "ktree: extracting linux-source $ver into $tree" >&2
+	rm -rf "$tree" "$tree.tmp"
+	mkdir -p "$tree.tmp"
+	tar -C "$tree.tmp" -xf /usr/src/linux-source-6.1.tar.xz
+	mv "$tree.tmp/linux-source-6.1" "$tree"
+	rmdir "$tree.tmp"
+	touch "$tree/.arbel-extracted"
+fi
+
+ln -sfn "$top/drivers/infiniband/hw/arbel" "$tree/drivers/infiniband/hw/arbel"
+ln -sfn "$top/kunit" "$tree/drivers/infiniband/hw/arbel_kunit"
+ln -sfn "$top/include/arbel" "$tree/include/arbel"
+
+kconfig=$tree/drivers/infiniband/Kconfig
+if ! grep -q 'hw/arbel/Kconfig' "$kconfig"; then
+	sed -i '/^endif # !UML/a source "drivers/infiniband/hw/arbel/Kconfig"' "$kconfig"
+fi
+mk=$tree/drivers/infiniband/hw/Makefile
+if ! grep -q 'arbel/' "$mk"; then
+	printf '%s\n' \
+		'obj-$(CONFIG_INFINIBAND_ARBEL)		+= arbel/' \
+		'obj-$(CONFIG_INFINIBAND_ARBEL_KUNIT_TEST)	+= arbel_kunit/' >>"$mk"
+fi
+echo "$tree"

@@ -1,0 +1,170 @@
+/*
+ * arbel-stub: HCR command dispatch and mailbox transfers.
+ *
+ * Every command goes through the same gate, in this order:
+ *   unknown or unimplemented opcode        -> 0x02 bad opcode
+ *   e bit set (event completion requested;
+ *     this firmware never has EQs)         -> 0x03 bad parameter
+ *   not allowed in the firmware state      -> 0x04 bad system state
+ *   injected failure (fault injection)     -> the injected status
+ *   the command's own checks
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "arbel-stub.h"
+
+#define S_R     (1u << FW_RESET)
+#define S_U     (1u << FW_RUNNING)
+#define S_H     (1u << FW_HCA_INIT)
+
+typedef uint8_t (*ArbelCmdHandler)(ArbelState *s, ArbelCmd *cmd);
+
+typedef struct ArbelCmdDesc {
+    uint16_t opcode;
+    const char *name;
+    uint32_t states;
+    ArbelCmdHandler handler;
+} ArbelCmdDesc;
+
+static uint8_t arbel_cmd_ib_port(ArbelState *s, ArbelCmd *cmd)
+{
+    /* INIT_IB / CLOSE_IB: accepted for port 1 or 2, nothing else to do */
+    return (cmd->in_mod == 1 || cmd->in_mod == 2) ? ST_OK : ST_BAD_PARAM;
+}
+
+static const ArbelCmdDesc arbel_cmds[] = {
+    { OP_SYS_EN, "SYS_EN", 0, NULL },
+    { OP_SYS_DIS, "SYS_DIS", 0, NULL },
+    { OP_QUERY_DEV_LIM, "QUERY_DEV_LIM", S_U | S_H, arbel_cmd_query_dev_lim },
+    { OP_QUERY_FW, "QUERY_FW", S_R | S_U | S_H, arbel_cmd_query_fw },
+    { OP_QUERY_DDR, "QUERY_DDR", 0, NULL },
+    { OP_QUERY_ADAPTER, "QUERY_ADAPTER", S_U | S_H, arbel_cmd_query_adapter },
+    { OP_INIT_HCA, "INIT_HCA", S_U, arbel_cmd_init_hca },
+    { OP_CLOSE_HCA, "CLOSE_HCA", S_H, arbel_cmd_close_hca },
+    { OP_INIT_IB, "INIT_IB", S_H, arbel_cmd_ib_port },
+    { OP_CLOSE_IB, "CLOSE_IB", S_H, arbel_cmd_ib_port },
+    { OP_SW2HW_MPT, "SW2HW_MPT", S_H, arbel_cmd_sw2hw_mpt },
+    { OP_QUERY_MPT, "QUERY_MPT", S_H, arbel_cmd_query_mpt },
+    { OP_HW2SW_MPT, "HW2SW_MPT", S_H, arbel_cmd_hw2sw_mpt },
+    { OP_READ_MTT, "READ_MTT", S_H, arbel_cmd_read_mtt },
+    { OP_WRITE_MTT, "WRITE_MTT", S_H, arbel_cmd_write_mtt },
+    { OP_MAP_EQ, "MAP_EQ", 0, NULL },
+    { OP_SW2HW_EQ, "SW2HW_EQ", 0, NULL },
+    { OP_HW2SW_EQ, "HW2SW_EQ", 0, NULL },
+    { OP_MAD_IFC, "MAD_IFC", S_H, arbel_cmd_mad_ifc },
+    { OP_SYNC_TPT, "SYNC_TPT", S_H, arbel_cmd_sync_tpt },
+    { OP_NOP, "NOP", S_U | S_H, arbel_cmd_nop },
+    { OP_RUN_FW, "RUN_FW", S_R, arbel_cmd_run_fw },
+    { OP_DISABLE_LAM, "DISABLE_LAM", S_R | S_U | S_H, arbel_cmd_disable_lam },
+    { OP_ENABLE_LAM, "ENABLE_LAM", S_R | S_U | S_H, arbel_cmd_enable_lam },
+    { OP_UNMAP_ICM, "UNMAP_ICM", S_U | S_H, arbel_cmd_unmap_icm },
+    { OP_MAP_ICM, "MAP_ICM", S_U | S_H, arbel_cmd_map_icm },
+    { OP_UNMAP_ICM_AUX, "UNMAP_ICM_AUX", S_U, arbel_cmd_unmap_icm_aux },
+    { OP_MAP_ICM_AUX, "MAP_ICM_AUX", S_U, arbel_cmd_map_icm_aux },
+    { OP_SET_ICM_SIZE, "SET_ICM_SIZE", S_U, arbel_cmd_set_icm_size },
+    { OP_UNMAP_FA, "UNMAP_FA", S_R | S_U, arbel_cmd_unmap_fa },
+    { OP_MAP_FA, "MAP_FA", S_R, arbel_cmd_map_fa },
+};
+
+static const ArbelCmdDesc *arbel_cmd_find(uint16_t opcode)
+{
+    size_t i;
+
+    for (i = 0; i < ARRAY_SIZE(arbel_cmds); i++) {
+        if (arbel_cmds[i].opcode == opcode) {
+            return &arbel_cmds[i];
+        }
+    }
+    return NULL;
+}
+
+const char *arbel_opcode_name(uint16_t opcode)
+{
+    const ArbelCmdDesc *d = arbel_cmd_find(opcode);
+
+    return d ? d->name : "UNKNOWN";
+}
+
+static uint8_t arbel_mbox_check(ArbelState *s, uint64_t addr)
+{
+    if (!addr || (addr & (ARBEL_MBOX_SIZE - 1))) {
+        return ST_BAD_PARAM;
+    }
+    if (!arbel_bus_master(s)) {
+        return ST_INTERNAL_ERR;
+    }
+    return ST_OK;
+}
+
+uint8_t arbel_inbox_read(ArbelState *s, ArbelCmd *cmd, uint32_t len)
+{
+    uint8_t st = arbel_mbox_check(s, cmd->in_param);
+
+    if (st) {
+        return st;
+    }
+    assert(len <= ARBEL_MBOX_SIZE);
+    g_free(cmd->inbox);
+    cmd->inbox = g_malloc0(len);
+    cmd->inbox_len = len;
+    if (arbel_dma_read(s, cmd->in_param, cmd->inbox, len) != MEMTX_OK) {
+        return ST_BAD_PARAM;
+    }
+    return ST_OK;
+}
+
+uint8_t arbel_outbox_write(ArbelState *s, ArbelCmd *cmd, const void *buf,
+                           uint32_t len)
+{
+    uint8_t st = arbel_mbox_check(s, cmd->out_param);
+
+    if (st) {
+        return st;
+    }
+    assert(len <= ARBEL_MBOX_SIZE);
+    g_free(cmd->outbox);
+    cmd->outbox = g_memdup2(buf, len);
+    cmd->outbox_len = len;
+    arbel_fault_corrupt(s, cmd, cmd->outbox, len);
+    if (arbel_dma_write(s, cmd->out_param, cmd->outbox, len) != MEMTX_OK) {
+        return ST_BAD_PARAM;
+    }
+    return ST_OK;
+}
+
+void arbel_cmd_execute(ArbelState *s, ArbelCmd *cmd)
+{
+    const ArbelCmdDesc *d = arbel_cmd_find(cmd->opcode);
+    const char *note = NULL;
+    uint8_t status;
+
+    s->cmd_count++;
+    if (!d || !d->handler) {
+        status = ST_BAD_OP;
+    } else if (cmd->e) {
+        status = ST_BAD_PARAM;
+    } else if (!(d->states & (1u << s->state))) {
+        status = ST_BAD_SYS_STATE;
+    } else if (arbel_fault_fail(s, cmd->opcode, &status)) {
+        note = "injected-failure";
+    } else {
+        status = d->handler(s, cmd);
+        note = cmd->note;
+    }
+
+    if (cmd->out_imm && status == ST_OK) {
+        s->hcr[3] = cmd->imm >> 32;
+        s->hcr[4] = (uint32_t)cmd->imm;
+    }
+    s->hcr[6] = (s->hcr[6] & ~(HCR_GO_BIT | (0xffu << HCR_STATUS_SHIFT))) |
+                ((uint32_t)status << HCR_STATUS_SHIFT);
+
+    arbel_trace_cmd(s, cmd, status, note);
+    g_free(cmd->inbox);
+    g_free(cmd->outbox);
+    cmd->inbox = NULL;
+    cmd->outbox = NULL;
+}

@@ -1,0 +1,138 @@
+/*
+ * arbel-stub: MAD_IFC, the firmware's subnet management agent.
+ *
+ * Answers SubnGet() for NodeDescription, NodeInfo, GUIDInfo, PortInfo and
+ * P_KeyTable, LID-routed (class 0x01) or directed-route (class 0x81), for
+ * the single port 1.  Other attributes get MAD status 0x000c ("method /
+ * attribute combination not supported"), other methods 0x0008 (method not
+ * supported), other management classes 0x0004 (bad class/version).  The
+ * answer is a GetResp (method 0x81) in the 256-byte outbox.
+ *
+ * Inbox: the 256-byte MAD (plus work-completion info when op_mod bit 2 is
+ * set, ignored).  in_mod: port in bits 15:0 (must be 1), SLID in 31:16.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/bswap.h"
+#include "arbel-stub.h"
+
+#define MAD_SIZE                256
+#define MAD_DATA                64      /* SMP data offset */
+
+#define MAD_CLASS_SMP_LID       0x01
+#define MAD_CLASS_SMP_DR        0x81
+#define MAD_METHOD_GET          0x01
+#define MAD_METHOD_GET_RESP     0x81
+
+#define MAD_ST_BAD_VERSION      0x0004
+#define MAD_ST_UNSUP_METHOD     0x0008
+#define MAD_ST_UNSUP_ATTR       0x000c
+#define MAD_ST_INVALID_FIELD    0x001c
+#define MAD_DR_DIRECTION        0x8000
+
+#define ATTR_NODE_DESC          0x0010
+#define ATTR_NODE_INFO          0x0011
+#define ATTR_GUID_INFO          0x0014
+#define ATTR_PORT_INFO          0x0015
+#define ATTR_PKEY_TABLE         0x0016
+
+#define ARBEL_LID               1
+#define ARBEL_SM_LID            1
+#define ARBEL_VENDOR_OUI        0x0002c9
+
+static uint16_t arbel_mad_attr(ArbelState *s, uint16_t attr, uint32_t mod,
+                               uint8_t *d)
+{
+    switch (attr) {
+    case ATTR_NODE_DESC:
+        snprintf((char *)d, 64, "arbel-stub HCA-1");
+        return 0;
+    case ATTR_NODE_INFO:
+        d[0] = 1;                                   /* base version */
+        d[1] = 1;                                   /* class version */
+        d[2] = 1;                                   /* node type: CA */
+        d[3] = 1;                                   /* ports */
+        stq_be_p(d + 4, s->node_guid);              /* system image GUID */
+        stq_be_p(d + 12, s->node_guid);
+        stq_be_p(d + 20, s->port_guid);
+        stw_be_p(d + 28, 64);                       /* partition cap */
+        stw_be_p(d + 30, ARBEL_DEVICE_ID);
+        stl_be_p(d + 32, ARBEL_REVISION);
+        stl_be_p(d + 36, (1u << 24) | ARBEL_VENDOR_OUI); /* port, vendor */
+        return 0;
+    case ATTR_GUID_INFO:
+        if (mod != 0) {
+            return MAD_ST_INVALID_FIELD;            /* one block of 8 */
+        }
+        stq_be_p(d, s->port_guid);
+        return 0;
+    case ATTR_PORT_INFO:
+        if (mod > 1) {
+            return MAD_ST_INVALID_FIELD;
+        }
+        stq_be_p(d + 8, 0xfe80000000000000ULL);     /* GID prefix */
+        stw_be_p(d + 16, ARBEL_LID);
+        stw_be_p(d + 18, ARBEL_SM_LID);
+        stl_be_p(d + 20, 0x02510868);               /* capability mask */
+        d[28] = 1;                                  /* local port */
+        d[29] = 3;                                  /* width enabled 1x|4x */
+        d[30] = 3;                                  /* width supported */
+        d[31] = 2;                                  /* width active 4x */
+        d[32] = (3 << 4) | 4;                       /* SDR|DDR, ACTIVE */
+        d[33] = (5 << 4) | 2;                       /* LinkUp, default poll */
+        d[34] = 0;                                  /* LMC 0 */
+        d[35] = (2 << 4) | 3;                       /* DDR active, enabled */
+        d[36] = 4 << 4;                             /* neighbour MTU 2048 */
+        d[37] = 4 << 4;                             /* VL cap VL0-7 */
+        d[41] = 4;                                  /* MTU cap 2048 */
+        d[43] = 4 << 4;                             /* operational VLs */
+        d[50] = 8;                                  /* GUID cap */
+        return 0;
+    case ATTR_PKEY_TABLE:
+        if (mod != 0) {
+            return MAD_ST_INVALID_FIELD;            /* one block of 32 */
+        }
+        stw_be_p(d, 0xffff);                        /* default full key */
+        return 0;
+    default:
+        return MAD_ST_UNSUP_ATTR;
+    }
+}
+
+uint8_t arbel_cmd_mad_ifc(ArbelState *s, ArbelCmd *cmd)
+{
+    uint8_t out[MAD_SIZE];
+    uint16_t status, attr;
+    uint8_t *in, cls;
+    uint8_t st;
+
+    if ((cmd->in_mod & 0xffff) != 1 || cmd->op_mod > 7) {
+        return ST_BAD_PARAM;
+    }
+    st = arbel_inbox_read(s, cmd, MAD_SIZE);
+    if (st) {
+        return st;
+    }
+    in = cmd->inbox;
+    cls = in[1];
+    attr = lduw_be_p(in + 16);
+
+    memcpy(out, in, MAD_SIZE);
+    memset(out + MAD_DATA, 0, 64);
+    out[3] = MAD_METHOD_GET_RESP;
+    if (in[0] != 1 || in[2] != 1 ||
+        (cls != MAD_CLASS_SMP_LID && cls != MAD_CLASS_SMP_DR)) {
+        status = MAD_ST_BAD_VERSION;
+    } else if (in[3] != MAD_METHOD_GET) {
+        status = MAD_ST_UNSUP_METHOD;
+    } else {
+        status = arbel_mad_attr(s, attr, ldl_be_p(in + 20), out + MAD_DATA);
+    }
+    if (cls == MAD_CLASS_SMP_DR) {
+        status |= MAD_DR_DIRECTION;
+    }
+    stw_be_p(out + 4, status);
+    return arbel_outbox_write(s, cmd, out, sizeof(out));
+}

@@ -1,0 +1,382 @@
+/*
+ * arbel-stub: PCI identity, BARs, register decoding, HCR, reset.
+ *
+ * BAR0 (1 MiB, 64-bit): HCR at 0x80680, reset register at 0xf0010, debug
+ * window at 0xc0000.  BAR2 (8 MiB, 64-bit): UAR pages (doorbells are
+ * accepted and ignored).  No BAR4: DDR is hidden (mem-free).
+ *
+ * All registers are big-endian 32-bit; accesses of any other width are
+ * ignored and logged as guest errors.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/units.h"
+#include "qemu/log.h"
+#include "qemu/module.h"
+#include "qapi/error.h"
+#include "hw/pci/pci.h"
+#include "hw/pci/pcie.h"
+#include "hw/qdev-properties.h"
+#include "migration/vmstate.h"
+#include "sysemu/dma.h"
+#include "arbel-stub.h"
+
+bool arbel_bus_master(ArbelState *s)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+
+    return pci_get_word(pdev->config + PCI_COMMAND) & PCI_COMMAND_MASTER;
+}
+
+MemTxResult arbel_dma_read(ArbelState *s, uint64_t addr, void *buf,
+                           uint64_t len)
+{
+    if (!arbel_bus_master(s)) {
+        return MEMTX_ERROR;
+    }
+    return pci_dma_read(PCI_DEVICE(s), addr, buf, len);
+}
+
+MemTxResult arbel_dma_write(ArbelState *s, uint64_t addr, const void *buf,
+                            uint64_t len)
+{
+    if (!arbel_bus_master(s)) {
+        return MEMTX_ERROR;
+    }
+    return pci_dma_write(PCI_DEVICE(s), addr, buf, len);
+}
+
+/* ------------------------------------------------------------------ */
+/* HCR                                                                  */
+/* ------------------------------------------------------------------ */
+
+static void arbel_hcr_complete(ArbelState *s)
+{
+    timer_del(s->hold_timer);
+    arbel_cmd_execute(s, &s->pending);
+    s->busy = false;
+}
+
+static void arbel_hold_expired(void *opaque)
+{
+    ArbelState *s = opaque;
+
+    if (s->busy) {
+        arbel_hcr_complete(s);
+    }
+}
+
+/* Called when fault injection stops holding the go bit. */
+static void arbel_hcr_release(ArbelState *s)
+{
+    if (s->busy && !timer_pending(s->hold_timer)) {
+        arbel_hcr_complete(s);
+    }
+}
+
+static void arbel_hcr_post(ArbelState *s, uint32_t val)
+{
+    ArbelCmd *cmd = &s->pending;
+    uint32_t hold;
+
+    memset(cmd, 0, sizeof(*cmd));
+    cmd->in_param = ((uint64_t)s->hcr[0] << 32) | s->hcr[1];
+    cmd->in_mod = s->hcr[2];
+    cmd->out_param = ((uint64_t)s->hcr[3] << 32) | s->hcr[4];
+    cmd->token = s->hcr[5] >> 16;
+    cmd->opcode = val & HCR_OPCODE_MASK;
+    cmd->op_mod = (val >> HCR_OPMOD_SHIFT) & HCR_OPMOD_MASK;
+    cmd->e = !!(val & HCR_E_BIT);
+
+    /* go stays set (status 0) while the command runs */
+    s->hcr[6] = val & ~(0xffu << HCR_STATUS_SHIFT);
+    s->busy = true;
+
+    hold = arbel_fault_hold_ms(s, cmd->opcode);
+    if (hold == UINT32_MAX) {
+        return;     /* held until released through the debug window */
+    }
+    if (hold) {
+        timer_mod(s->hold_timer,
+                  qemu_clock_get_ms(QEMU_CLOCK_VIRTUAL) + hold);
+        return;
+    }
+    arbel_hcr_complete(s);
+}
+
+static void arbel_hcr_write(ArbelState *s, unsigned int dw, uint32_t val)
+{
+    if (s->busy) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "arbel-stub: HCR dword %u written while go is set "
+                      "(0x%08x ignored)\n", dw, val);
+        return;
+    }
+    if (dw == 6 && (val & HCR_GO_BIT)) {
+        arbel_hcr_post(s, val);
+        return;
+    }
+    s->hcr[dw] = val;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reset                                                                */
+/* ------------------------------------------------------------------ */
+
+static void arbel_fw_full_reset(ArbelState *s)
+{
+    timer_del(s->hold_timer);
+    s->busy = false;
+    memset(s->hcr, 0, sizeof(s->hcr));
+    arbel_fw_reset(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* BAR0                                                                 */
+/* ------------------------------------------------------------------ */
+
+static uint64_t arbel_bar0_read(void *opaque, hwaddr addr, unsigned size)
+{
+    ArbelState *s = opaque;
+
+    if (size != 4 || (addr & 3)) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "arbel-stub: BAR0 read of size %u at 0x%" HWADDR_PRIx
+                      " ignored (only aligned 32-bit accesses)\n",
+                      size, addr);
+        return 0;
+    }
+    if (addr >= ARBEL_HCR_BASE && addr < ARBEL_HCR_BASE + ARBEL_HCR_SIZE) {
+        return s->hcr[(addr - ARBEL_HCR_BASE) / 4];
+    }
+    if (addr >= ARBEL_DBG_BASE && addr < ARBEL_DBG_BASE + ARBEL_DBG_SIZE) {
+        return arbel_dbg_read(s, addr - ARBEL_DBG_BASE);
+    }
+    /*
+     * Everything else reads as zero: the reset register, the catastrophic
+     * error buffer (no error), the clear-interrupt and EQ registers.
+     */
+    return 0;
+}
+
+static void arbel_bar0_write(void *opaque, hwaddr addr, uint64_t val,
+                             unsigned size)
+{
+    ArbelState *s = opaque;
+
+    if (size != 4 || (addr & 3)) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "arbel-stub: BAR0 write of size %u at 0x%" HWADDR_PRIx
+                      " ignored (only aligned 32-bit accesses)\n",
+                      size, addr);
+        return;
+    }
+    if (addr >= ARBEL_HCR_BASE && addr < ARBEL_HCR_BASE + ARBEL_HCR_SIZE) {
+        arbel_hcr_write(s, (addr - ARBEL_HCR_BASE) / 4, val);
+        return;
+    }
+    if (addr == ARBEL_RESET_REG) {
+        if (val == 1) {
+            arbel_fw_full_reset(s);
+            arbel_trace_cmd(s, NULL, 0, "RESET");
+        } else {
+            qemu_log_mask(LOG_GUEST_ERROR,
+                          "arbel-stub: reset register written with 0x%08x "
+                          "(expected big-endian 1)\n", (uint32_t)val);
+        }
+        return;
+    }
+    if (addr >= ARBEL_DBG_BASE && addr < ARBEL_DBG_BASE + ARBEL_DBG_SIZE) {
+        uint32_t old_hold = s->faults.hold_ms;
+
+        arbel_dbg_write(s, addr - ARBEL_DBG_BASE, val);
+        if (old_hold && !s->faults.hold_ms) {
+            arbel_hcr_release(s);
+        }
+        return;
+    }
+    if (addr >= ARBEL_CLR_INT_BASE && addr < ARBEL_CATAS_BASE) {
+        return;     /* interrupt / EQ doorbells: no EQs, nothing to do */
+    }
+    qemu_log_mask(LOG_GUEST_ERROR,
+                  "arbel-stub: write 0x%08x to unused BAR0 offset 0x%"
+                  HWADDR_PRIx "\n", (uint32_t)val, addr);
+}
+
+static const MemoryRegionOps arbel_bar0_ops = {
+    .read = arbel_bar0_read,
+    .write = arbel_bar0_write,
+    .endianness = DEVICE_BIG_ENDIAN,
+    .valid = {
+        .min_access_size = 1,
+        .max_access_size = 8,
+    },
+    .impl = {
+        .min_access_size = 1,
+        .max_access_size = 8,
+    },
+};
+
+/* ------------------------------------------------------------------ */
+/* BAR2: UAR pages                                                      */
+/* ------------------------------------------------------------------ */
+
+static uint64_t arbel_bar2_read(void *opaque, hwaddr addr, unsigned size)
+{
+    return 0;
+}
+
+static void arbel_bar2_write(void *opaque, hwaddr addr, uint64_t val,
+                             unsigned size)
+{
+    if (size != 4 && size != 8) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "arbel-stub: UAR write of size %u at 0x%" HWADDR_PRIx
+                      " ignored\n", size, addr);
+    }
+    /* Doorbells: no QPs, CQs or EQs exist, nothing to ring. */
+}
+
+static const MemoryRegionOps arbel_bar2_ops = {
+    .read = arbel_bar2_read,
+    .write = arbel_bar2_write,
+    .endianness = DEVICE_BIG_ENDIAN,
+    .valid = {
+        .min_access_size = 1,
+        .max_access_size = 8,
+    },
+    .impl = {
+        .min_access_size = 1,
+        .max_access_size = 8,
+    },
+};
+
+/* ------------------------------------------------------------------ */
+/* QOM                                                                  */
+/* ------------------------------------------------------------------ */
+
+static void arbel_realize(PCIDevice *pdev, Error **errp)
+{
+    ERRP_GUARD();
+    ArbelState *s = ARBEL_STUB(pdev);
+
+    pci_config_set_interrupt_pin(pdev->config, 1);
+
+    memory_region_init_io(&s->bar0, OBJECT(s), &arbel_bar0_ops, s,
+                          "arbel-dcs", ARBEL_BAR0_SIZE);
+    memory_region_init_io(&s->bar2, OBJECT(s), &arbel_bar2_ops, s,
+                          "arbel-uar", ARBEL_BAR2_SIZE);
+    pci_register_bar(pdev, 0, PCI_BASE_ADDRESS_SPACE_MEMORY |
+                     PCI_BASE_ADDRESS_MEM_TYPE_64, &s->bar0);
+    pci_register_bar(pdev, 2, PCI_BASE_ADDRESS_SPACE_MEMORY |
+                     PCI_BASE_ADDRESS_MEM_TYPE_64 |
+                     PCI_BASE_ADDRESS_MEM_PREFETCH, &s->bar2);
+
+    if (pci_bus_is_express(pci_get_bus(pdev))) {
+        if (pcie_endpoint_cap_init(pdev, 0x60) < 0) {
+            error_setg(errp, "arbel-stub: cannot add PCIe capability");
+            return;
+        }
+    }
+
+    arbel_trace_open(s, errp);
+    if (*errp) {
+        return;
+    }
+    s->hold_timer = timer_new_ms(QEMU_CLOCK_VIRTUAL, arbel_hold_expired, s);
+    arbel_icm_init(s);
+    s->faults = s->faults_prop;
+    arbel_fw_full_reset(s);
+}
+
+static void arbel_exit(PCIDevice *pdev)
+{
+    ArbelState *s = ARBEL_STUB(pdev);
+
+    arbel_fw_full_reset(s);
+    timer_free(s->hold_timer);
+    s->hold_timer = NULL;
+    g_array_free(s->fa, true);
+    g_array_free(s->aux, true);
+    g_hash_table_destroy(s->icm);
+    arbel_trace_close(s);
+    if (pci_is_express(pdev)) {
+        pcie_cap_exit(pdev);
+    }
+}
+
+static void arbel_qdev_reset(DeviceState *dev)
+{
+    ArbelState *s = ARBEL_STUB(dev);
+
+    s->faults = s->faults_prop;
+    arbel_fw_full_reset(s);
+}
+
+/* ICM mappings and pending commands are not migrated */
+static const VMStateDescription arbel_vmstate = {
+    .name = TYPE_ARBEL_STUB,
+    .unmigratable = 1,
+};
+
+static Property arbel_properties[] = {
+    DEFINE_PROP_STRING("trace", ArbelState, trace_path),
+    DEFINE_PROP_UINT64("node-guid", ArbelState, node_guid,
+                       0x0002c90300a1b2c0ULL),
+    DEFINE_PROP_UINT64("port-guid", ArbelState, port_guid,
+                       0x0002c90300a1b2c1ULL),
+    DEFINE_PROP_UINT32("fw-pages", ArbelState, fw_pages,
+                       ARBEL_FW_PAGES_DEFAULT),
+    DEFINE_PROP_UINT32("fail-opcode", ArbelState, faults_prop.fail_opcode, 0),
+    DEFINE_PROP_UINT32("fail-status", ArbelState, faults_prop.fail_status,
+                       ST_INTERNAL_ERR),
+    DEFINE_PROP_UINT32("fail-every", ArbelState, faults_prop.fail_every, 0),
+    DEFINE_PROP_UINT32("hold-go-ms", ArbelState, faults_prop.hold_ms, 0),
+    DEFINE_PROP_UINT32("hold-opcode", ArbelState, faults_prop.hold_opcode, 0),
+    DEFINE_PROP_UINT32("corrupt-opcode", ArbelState,
+                       faults_prop.corrupt_opcode, 0),
+    DEFINE_PROP_UINT32("corrupt-offset", ArbelState,
+                       faults_prop.corrupt_offset, 0),
+    DEFINE_PROP_UINT32("corrupt-len", ArbelState, faults_prop.corrupt_len, 1),
+    DEFINE_PROP_UINT32("corrupt-every", ArbelState,
+                       faults_prop.corrupt_every, 0),
+    DEFINE_PROP_END_OF_LIST(),
+};
+
+static void arbel_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+
+    k->realize = arbel_realize;
+    k->exit = arbel_exit;
+    k->vendor_id = ARBEL_VENDOR_ID;
+    k->device_id = ARBEL_DEVICE_ID;
+    k->revision = ARBEL_REVISION;
+    k->class_id = PCI_CLASS_SERIAL_IB;
+    dc->desc = "Mellanox InfiniHost III Ex (MT25208 mem-free) HCA stub";
+    dc->reset = arbel_qdev_reset;
+    dc->vmsd = &arbel_vmstate;
+    device_class_set_props(dc, arbel_properties);
+    set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
+}
+
+static const TypeInfo arbel_info = {
+    .name = TYPE_ARBEL_STUB,
+    .parent = TYPE_PCI_DEVICE,
+    .instance_size = sizeof(ArbelState),
+    .class_init = arbel_class_init,
+    .interfaces = (InterfaceInfo[]) {
+        { INTERFACE_PCIE_DEVICE },
+        { }
+    },
+};
+
+static void arbel_register_types(void)
+{
+    type_register_static(&arbel_info);
+}
+
+type_init(arbel_register_types)

@@ -18,7 +18,9 @@ echo "kunit: building and running in $build (log: $log)" >&2
 rc=0
 (cd "$tree" && nice python3 tools/testing/kunit/kunit.py run \
 	--kunitconfig="$top/kunit" --build_dir="$build" \
-	--jobs="$(nproc)" --timeout=600 --raw_output=all) >"$log" 2>&1 || rc=$?
+	--jobs="$(nproc)" --timeout=600) >"$log" 2>&1 || rc=$?
+# kunit.py keeps the kernel's whole console output here.
+raw=$build/test.log
 
 # "Testing complete. Ran 100 tests: passed: 99, failed: 1, skipped: 0"
 summary=$(grep -Eo 'Ran [0-9]+ tests?:.*' "$log" | tail -n 1 || true)
@@ -41,8 +43,11 @@ if [ "$skip" != 0 ]; then
 	echo "kunit: $skip tests skipped" >&2
 	status=1
 fi
-if grep -E 'BUG: KASAN|UBSAN:|WARNING:|Kernel panic' "$log" >&2; then
-	echo "kunit: kernel warnings or sanitizer reports in $log" >&2
+if [ ! -f "$raw" ]; then
+	echo "kunit: no raw log at $raw" >&2
+	status=1
+elif grep -E 'BUG: KASAN|UBSAN:|WARNING:|Kernel panic' "$raw" >&2; then
+	echo "kunit: kernel warnings or sanitizer reports in $raw" >&2
 	status=1
 fi
 [ "$fail" = 0 ] || status=1

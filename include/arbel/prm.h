@@ -178,6 +178,96 @@ enum arbel_status {
 	ARBEL_STAT_BAD_SIZE		= 0x40,
 };
 
+/* ---- Command timeouts ------------------------------------------------ */
+
+/*
+ * The PRM classes commands A (~1 ms) to D (60 s), but the firmware can be
+ * starved and complete late, so every class waits 60 s (as mthca does).
+ */
+#define ARBEL_CMD_TIMEOUT_MS		60000
+
+/* ---- Mailbox layouts of the bring-up commands (byte offsets) ---------- */
+
+/* QUERY_FW outbox */
+#define ARBEL_QUERY_FW_FW_PAGES		0x00	/* u16, 4 KiB pages */
+#define ARBEL_QUERY_FW_MAJOR		0x02	/* u16 */
+#define ARBEL_QUERY_FW_SUBMINOR		0x04	/* u16 */
+#define ARBEL_QUERY_FW_MINOR		0x06	/* u16 */
+#define ARBEL_QUERY_FW_LOG_MAX_CMDS	0x0f	/* u8 */
+
+/* QUERY_DEV_LIM outbox; "log" fields are log2 */
+#define ARBEL_DEV_LIM_RSVD_QP		0x12	/* bits 3:0 */
+#define ARBEL_DEV_LIM_MAX_QP		0x13	/* bits 4:0 */
+#define ARBEL_DEV_LIM_RSVD_SRQ		0x14	/* bits 7:4 */
+#define ARBEL_DEV_LIM_MAX_SRQ		0x15
+#define ARBEL_DEV_LIM_RSVD_CQ		0x1a	/* bits 3:0 */
+#define ARBEL_DEV_LIM_MAX_CQ		0x1b	/* bits 4:0 */
+#define ARBEL_DEV_LIM_MAX_MPT		0x1d	/* bits 5:0 */
+#define ARBEL_DEV_LIM_RSVD_EQ		0x1e	/* bits 3:0 */
+#define ARBEL_DEV_LIM_MAX_EQ		0x1f	/* bits 2:0 */
+#define ARBEL_DEV_LIM_RSVD_MTT		0x20	/* bits 7:4, MTT entries */
+#define ARBEL_DEV_LIM_MAX_MR_SIZE	0x21
+#define ARBEL_DEV_LIM_RSVD_MRW		0x22	/* bits 3:0 */
+#define ARBEL_DEV_LIM_MAX_MTT_SEG	0x23
+#define ARBEL_DEV_LIM_FLAGS		0x44	/* u32 */
+#define ARBEL_DEV_LIM_RSVD_UAR		0x48	/* bits 7:4 */
+#define ARBEL_DEV_LIM_UAR_SIZE		0x49	/* log2(bytes) - 20 */
+#define ARBEL_DEV_LIM_MIN_PAGE_SZ	0x4b
+#define ARBEL_DEV_LIM_RSVD_PD		0x64	/* bits 7:4 */
+#define ARBEL_DEV_LIM_MAX_PD		0x65	/* bits 5:0 */
+#define ARBEL_DEV_LIM_QPC_ENTRY_SZ	0x82	/* u16 */
+#define ARBEL_DEV_LIM_EQPC_ENTRY_SZ	0x86	/* u16 */
+#define ARBEL_DEV_LIM_EQC_ENTRY_SZ	0x88	/* u16 */
+#define ARBEL_DEV_LIM_CQC_ENTRY_SZ	0x8a	/* u16 */
+#define ARBEL_DEV_LIM_SRQ_ENTRY_SZ	0x8c	/* u16 */
+#define ARBEL_DEV_LIM_UAR_SCR_ENTRY_SZ	0x8e	/* u16 */
+#define ARBEL_DEV_LIM_MTT_ENTRY_SZ	0x90	/* u16 */
+#define ARBEL_DEV_LIM_MPT_ENTRY_SZ	0x92	/* u16 */
+#define ARBEL_DEV_LIM_MAX_ICM_SZ	0xa0	/* u64 */
+
+#define ARBEL_DEV_LIM_LOG4_MASK		GENMASK(3, 0)
+#define ARBEL_DEV_LIM_HIGH4_MASK	GENMASK(7, 4)
+#define ARBEL_DEV_LIM_LOG5_MASK		GENMASK(4, 0)
+#define ARBEL_DEV_LIM_LOG6_MASK		GENMASK(5, 0)
+#define ARBEL_DEV_LIM_LOG3_MASK		GENMASK(2, 0)
+#define ARBEL_DEV_LIM_UAR_SIZE_SHIFT	20
+
+/* QUERY_ADAPTER outbox */
+#define ARBEL_QUERY_ADAPTER_BOARD_ID	0x20
+#define ARBEL_BOARD_ID_LEN		16
+
+/* INIT_HCA inbox; table bases are u64, logs u8 */
+#define ARBEL_INIT_HCA_QPC_BASE		0x30
+#define ARBEL_INIT_HCA_LOG_QP		0x37
+#define ARBEL_INIT_HCA_SRQC_BASE	0x48
+#define ARBEL_INIT_HCA_LOG_SRQ		0x4f
+#define ARBEL_INIT_HCA_CQC_BASE		0x50
+#define ARBEL_INIT_HCA_LOG_CQ		0x57
+#define ARBEL_INIT_HCA_EQPC_BASE	0x60
+#define ARBEL_INIT_HCA_EQC_BASE		0x80
+#define ARBEL_INIT_HCA_LOG_EQ		0x87
+#define ARBEL_INIT_HCA_RDB_BASE		0x90
+#define ARBEL_INIT_HCA_MC_BASE		0xc0
+#define ARBEL_INIT_HCA_MC_LOG_ENTRY_SZ	0xd2	/* u16 */
+#define ARBEL_INIT_HCA_MC_HASH_SZ	0xd6	/* u16 */
+#define ARBEL_INIT_HCA_MC_LOG_SIZE	0xdb	/* u8 */
+#define ARBEL_INIT_HCA_MPT_BASE		0xf0
+#define ARBEL_INIT_HCA_LOG_MPT_SZ	0xfb	/* bits 5:0 */
+#define ARBEL_INIT_HCA_MTT_BASE		0x100
+#define ARBEL_INIT_HCA_UAR_LOG_SZ	0x12b	/* PAGE_SHIFT - 12 */
+#define ARBEL_INIT_HCA_UAR_SCR_BASE	0x130
+
+/* MAP_FA / MAP_ICM / MAP_ICM_AUX: 16-byte (va, pa | log2 size) entries */
+#define ARBEL_MAP_ENTRY_SIZE		16
+#define ARBEL_MAP_MAX_ENTRIES		(ARBEL_MAILBOX_SIZE / ARBEL_MAP_ENTRY_SIZE)
+#define ARBEL_MAP_LOG_SIZE		GENMASK_ULL(5, 0)	/* of size/4K */
+#define ARBEL_MAP_ADDR			GENMASK_ULL(63, 12)
+
+/* ICM is mapped in 4 KiB units; tables are handled in 256 KiB chunks. */
+#define ARBEL_ICM_PAGE_SHIFT		12
+#define ARBEL_ICM_PAGE_SIZE		SZ_4K
+#define ARBEL_ICM_CHUNK_SIZE		SZ_256K
+
 /* ---- MPT entry (arbelprm_mpt_st): 64 bytes, 16 big-endian dwords ---- */
 
 #define ARBEL_MPT_ENTRY_SIZE		64

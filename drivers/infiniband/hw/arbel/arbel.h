@@ -5,7 +5,14 @@
 #ifndef _ARBEL_H
 #define _ARBEL_H
 
+#include <linux/debugfs.h>
 #include <linux/pci.h>
+
+#include <arbel/prm.h>
+#include <arbel/profile.h>
+#include "cmd.h"
+#include "fw.h"
+#include "icm.h"
 
 #define ARBEL_DRV_NAME		"arbel"
 
@@ -13,10 +20,31 @@
  * struct arbel_dev - one Arbel HCA
  * @pdev: the PCI function
  * @dcs: BAR0, the device configuration space (HCR, reset register)
+ * @cmd: the firmware command transport
+ * @fw: what QUERY_FW reported
+ * @lim: what QUERY_DEV_LIM reported
+ * @layout: the ICM profile handed to INIT_HCA
+ * @fw_area: the firmware area (MAP_FA)
+ * @aux: auxiliary ICM (MAP_ICM_AUX)
+ * @icm: the context tables, indexed by enum arbel_icm_table_id
+ * @board_id: from QUERY_ADAPTER
+ * @debugfs: arbel/<pci-bdf>/
  */
 struct arbel_dev {
 	struct pci_dev *pdev;
 	void __iomem *dcs;
+	struct arbel_cmd cmd;
+	struct arbel_fw_info fw;
+	struct arbel_dev_lim lim;
+	struct arbel_icm_layout layout;
+	struct arbel_icm_area fw_area;
+	struct arbel_icm_area aux;
+	struct arbel_icm_table icm[ARBEL_ICM_NR_TABLES];
+	char board_id[ARBEL_BOARD_ID_LEN + 1];
+	struct dentry *debugfs;
 };
+
+int arbel_hca_init(struct arbel_dev *adev, u8 log_num_mpts, u8 log_num_mtts);
+void arbel_hca_cleanup(struct arbel_dev *adev);
 
 #endif /* _ARBEL_H */

@@ -15,6 +15,23 @@
 #include <arbel/prm.h>
 #include "arbel.h"
 
+static unsigned int cmd_timeout_ms = ARBEL_CMD_TIMEOUT_MS;
+module_param(cmd_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(cmd_timeout_ms,
+		 "How long one firmware command may take, in ms (default 60000)");
+
+static unsigned char log_num_mpt = 17;
+module_param(log_num_mpt, byte, 0444);
+MODULE_PARM_DESC(log_num_mpt,
+		 "log2 of the MPT table size (default 17; capped by the device)");
+
+static unsigned char log_num_mtt = 20;
+module_param(log_num_mtt, byte, 0444);
+MODULE_PARM_DESC(log_num_mtt,
+		 "log2 of the MTT entries (default 20; capped by the device)");
+
+static struct dentry *arbel_debugfs_root;
+
 static u32 arbel_cfg_read_id(struct pci_dev *pdev)
 {
 	u32 id;
@@ -123,10 +140,23 @@ static int arbel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (err)
 		goto err_unmap;
 
+	err = arbel_cmd_init(&adev->cmd, &pdev->dev,
+			     adev->dcs + ARBEL_HCR_OFFSET, cmd_timeout_ms);
+	if (err)
+		goto err_unmap;
+	adev->debugfs = debugfs_create_dir(pci_name(pdev), arbel_debugfs_root);
+	arbel_cmd_debugfs_init(&adev->cmd, adev->debugfs);
+
+	err = arbel_hca_init(adev, log_num_mpt, log_num_mtt);
+	if (err)
+		goto err_cmd;
+
 	pci_set_drvdata(pdev, adev);
-	dev_info(&pdev->dev, "Arbel HCA reset\n");
 	return 0;
 
+err_cmd:
+	arbel_cmd_cleanup(&adev->cmd);
+	debugfs_remove_recursive(adev->debugfs);
 err_unmap:
 	pci_iounmap(pdev, adev->dcs);
 err_clear_master:
@@ -143,6 +173,9 @@ static void arbel_remove(struct pci_dev *pdev)
 {
 	struct arbel_dev *adev = pci_get_drvdata(pdev);
 
+	arbel_hca_cleanup(adev);
+	arbel_cmd_cleanup(&adev->cmd);
+	debugfs_remove_recursive(adev->debugfs);
 	pci_iounmap(pdev, adev->dcs);
 	pci_clear_master(pdev);
 	pci_release_regions(pdev);
@@ -162,7 +195,25 @@ static struct pci_driver arbel_driver = {
 	.probe = arbel_probe,
 	.remove = arbel_remove,
 };
-module_pci_driver(arbel_driver);
+
+static int __init arbel_init(void)
+{
+	int err;
+
+	arbel_debugfs_root = debugfs_create_dir(ARBEL_DRV_NAME, NULL);
+	err = pci_register_driver(&arbel_driver);
+	if (err)
+		debugfs_remove_recursive(arbel_debugfs_root);
+	return err;
+}
+module_init(arbel_init);
+
+static void __exit arbel_exit(void)
+{
+	pci_unregister_driver(&arbel_driver);
+	debugfs_remove_recursive(arbel_debugfs_root);
+}
+module_exit(arbel_exit);
 
 MODULE_DESCRIPTION("Mellanox InfiniHost III Ex (Arbel) memory registration driver");
 MODULE_LICENSE("GPL");

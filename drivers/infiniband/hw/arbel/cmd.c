@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * HCR command transport.
+ *
+ * Commands run in polling mode, one at a time: cmd->lock is held from the
+ * check that the HCR is free until the status has been read.  A command
+ * that does not complete within cmd->timeout_ms marks the device failed:
+ * the firmware may still be working on it, so the HCR is never written
+ * again and every later command fails at once with -EIO.
+ */
+
+#include <linux/bitfield.h>
+#include <linux/delay.h>
+#include <linux/device.h>
+#include <linux/io.h>
+#include <linux/iopoll.h>
+#include <linux/ktime.h>
+
+#include <arbel/hcr.h>
+#include <arbel/prm.h>
+#include <arbel/status.h>
+#include "cmd.h"
+
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
+#define ARBEL_CMD_POLL_US	10
+
+/* The opcodes the driver issues, each with a debugfs directory. */
+static const u16 arbel_cmd_tracked[ARBEL_CMD_NR_TRACKED] = {
+	ARBEL_CMD_QUERY_FW, ARBEL_CMD_ENABLE_LAM, ARBEL_CMD_MAP_FA,
+	ARBEL_CMD_UNMAP_FA, ARBEL_CMD_RUN_FW, ARBEL_CMD_QUERY_DEV_LIM,
+	ARBEL_CMD_QUERY_ADAPTER, ARBEL_CMD_SET_ICM_SIZE,
+	ARBEL_CMD_MAP_ICM_AUX, ARBEL_CMD_UNMAP_ICM_AUX, ARBEL_CMD_MAP_ICM,
+	ARBEL_CMD_UNMAP_ICM, ARBEL_CMD_INIT_HCA, ARBEL_CMD_CLOSE_HCA,
+	ARBEL_CMD_SW2HW_MPT, ARBEL_CMD_HW2SW_MPT, ARBEL_CMD_QUERY_MPT,
+	ARBEL_CMD_WRITE_MTT, ARBEL_CMD_READ_MTT, ARBEL_CMD_SYNC_TPT,
+	ARBEL_CMD_NOP, ARBEL_CMD_MAD_IFC,
+};
+
+static struct arbel_cmd_stats *arbel_cmd_stats(struct arbel_cmd *cmd,
+					       u16 opcode)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(arbel_cmd_tracked); i++)
+		if (arbel_cmd_tracked[i] == opcode)
+			return &cmd->stats[i];
+	return NULL;
+}
+
+/**
+ * arbel_cmd_init() - set up the command transport of one HCA
+ * @cmd: zeroed transport state
+ * @dev: the PCI function's device
+ * @hcr: the mapped HCR
+ * @timeout_ms: how long one command may take
+ *
+ * Context: process.
+ * Return: 0 or -ENOMEM.
+ */
+int arbel_cmd_init(struct arbel_cmd *cmd, struct device *dev,
+		   void __iomem *hcr, unsigned int timeout_ms)
+{
+	cmd->dev = dev;
+	cmd->hcr = hcr;
+	cmd->timeout_ms = timeout_ms;
+	mutex_init(&cmd->lock);
+	cmd->pool = dma_pool_create("arbel_cmd", dev, ARBEL_MAILBOX_SIZE,
+				    ARBEL_MAILBOX_ALIGN, 0);
+	if (!cmd->pool) {
+		mutex_destroy(&cmd->lock);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * arbel_cmd_cleanup() - undo arbel_cmd_init() and arbel_cmd_debugfs_init()
+ * @cmd: transport state
+ *
+ * Context: process; every mailbox must have been freed.
+ */
+void arbel_cmd_cleanup(struct arbel_cmd *cmd)
+{
+	debugfs_remove_recursive(cmd->debugfs);
+	cmd->debugfs = NULL;
+	dma_pool_destroy(cmd->pool);
+	mutex_destroy(&cmd->lock);
+}
+
+/**
+ * arbel_mailbox_alloc() - a zeroed 4 KiB, 4 KiB-aligned mailbox
+ * @cmd: transport state
+ *
+ * Context: process.
+ * Return: the mailbox or ERR_PTR(-ENOMEM).
+ */
+struct arbel_mailbox *arbel_mailbox_alloc(struct arbel_cmd *cmd)
+{
+	struct arbel_mailbox *mbox;
+
+	mbox = kmalloc(sizeof(*mbox), GFP_KERNEL);
+	if (!mbox)
+		return ERR_PTR(-ENOMEM);
+	mbox->buf = dma_pool_zalloc(cmd->pool, GFP_KERNEL, &mbox->dma);
+	if (!mbox->buf) {
+		kfree(mbox);
+		return ERR_PTR(-ENOMEM);
+	}
+	return mbox;
+}
+
+/**
+ * arbel_mailbox_free() - return a mailbox
+ * @cmd: transport state
+ * @mbox: from arbel_mailbox_alloc(); NULL and error pointers are ignored
+ *
+ * Context: process.
+ */
+void arbel_mailbox_free(struct arbel_cmd *cmd, struct arbel_mailbox *mbox)
+{
+	if (IS_ERR_OR_NULL(mbox))
+		return;
+	dma_pool_free(cmd->pool, mbox->buf, mbox->dma);
+	kfree(mbox);
+}
+
+static u32 arbel_hcr_ctrl(struct arbel_cmd *cmd)
+{
+	return ioread32be(cmd->hcr + ARBEL_HCR_CTRL * sizeof(u32));
+}
+
+static int arbel_hcr_wait_go(struct arbel_cmd *cmd, u32 *ctrl)
+{
+	return read_poll_timeout(arbel_hcr_ctrl, *ctrl,
+				 !(*ctrl & ARBEL_HCR_GO), ARBEL_CMD_POLL_US,
+				 cmd->timeout_ms * USEC_PER_MSEC, false, cmd);
+}
+
+/* Post one command and wait for it; called with cmd->lock held. */
+static int arbel_cmd_post(struct arbel_cmd *cmd,
+			  const struct arbel_hcr_cmd *hc, u64 *out_param,
+			  u8 *status)
+{
+	u32 hcr[ARBEL_HCR_DWORDS];
+	u32 ctrl;
+	int i;
+
+	*status = 0;
+	if (cmd->failed)
+		return -EIO;
+
+	if (arbel_hcr_wait_go(cmd, &ctrl))
+		goto timeout;
+
+	arbel_hcr_pack(hc, hcr);
+	for (i = 0; i < ARBEL_HCR_CTRL; i++)
+		iowrite32be(hcr[i], cmd->hcr + i * sizeof(u32));
+	/* The parameters must reach the HCA before the go bit does. */
+	wmb();
+	iowrite32be(hcr[ARBEL_HCR_CTRL],
+		    cmd->hcr + ARBEL_HCR_CTRL * sizeof(u32));
+
+	if (arbel_hcr_wait_go(cmd, &ctrl))
+		goto timeout;
+
+	*status = FIELD_GET(ARBEL_HCR_STATUS, ctrl);
+	if (out_param)
+		*out_param = (u64)ioread32be(cmd->hcr + ARBEL_HCR_OUT_PARAM_H *
+					     sizeof(u32)) << 32 |
+			     ioread32be(cmd->hcr + ARBEL_HCR_OUT_PARAM_L *
+					sizeof(u32));
+	return *status ? arbel_status_to_errno(*status) : 0;
+
+timeout:
+	cmd->failed = true;
+	dev_err(cmd->dev,
+		"firmware command %s timed out after %u ms; device marked failed\n",
+		arbel_opcode_name(hc->opcode), cmd->timeout_ms);
+	return -ETIMEDOUT;
+}
+
+static void arbel_cmd_account(struct arbel_cmd *cmd, u16 opcode, u8 status,
+			      int err, u64 ns)
+{
+	struct arbel_cmd_stats *st = arbel_cmd_stats(cmd, opcode);
+
+	if (!st)
+		return;
+	st->n++;
+	st->total_ns += ns;
+	if (err) {
+		st->failed++;
+		st->last_failed_status = status;
+		st->last_failed_errno = err;
+	}
+}
+
+static int arbel_cmd_run(struct arbel_cmd *cmd,
+			 const struct arbel_hcr_cmd *hc, u64 *out_param)
+{
+	u64 start, ns;
+	u8 status;
+	int err;
+
+	mutex_lock(&cmd->lock);
+	trace_arbel_cmd_start(cmd->dev, hc->opcode, hc->op_mod, hc->in_mod,
+			      hc->token);
+	start = ktime_get_ns();
+	err = arbel_cmd_post(cmd, hc, out_param, &status);
+	ns = ktime_get_ns() - start;
+	arbel_cmd_account(cmd, hc->opcode, status, err, ns);
+	trace_arbel_cmd_done(cmd->dev, hc->opcode, hc->op_mod, hc->in_mod,
+			     hc->token, status, err, ns);
+	mutex_unlock(&cmd->lock);
+
+	if (status && !arbel_status_known(status))
+		dev_warn(cmd->dev, "%s: unknown firmware status 0x%02x, reported as %d\n",
+			 arbel_opcode_name(hc->opcode), status, err);
+	else if (status)
+		dev_dbg(cmd->dev, "%s (in_mod 0x%x) failed: status 0x%02x (%s), %d\n",
+			arbel_opcode_name(hc->opcode), hc->in_mod, status,
+			arbel_status_name(status), err);
+	return err;
+}
+
+/**
+ * arbel_cmd_exec() - run one firmware command and wait for it
+ * @cmd: transport state
+ * @in_param: immediate input or input mailbox bus address
+ * @out_param: if not NULL, receives the immediate output; if NULL, the
+ *	       output parameter is 0 (use arbel_cmd_box() for an outbox)
+ * @in_mod: input modifier
+ * @op_mod: opcode modifier
+ * @opcode: the command
+ *
+ * A firmware status other than OK is logged with the opcode's name and
+ * turned into an errno (arbel_status_to_errno()); callers that expect a
+ * particular status may look at the errno.
+ *
+ * Context: process; sleeps.
+ * Return: 0; the errno of the firmware's status; -ETIMEDOUT when the
+ * command timed out (the device is then marked failed); -EIO once the
+ * device is marked failed.
+ */
+int arbel_cmd_exec(struct arbel_cmd *cmd, u64 in_param, u64 *out_param,
+		   u32 in_mod, u8 op_mod, u16 opcode)
+{
+	struct arbel_hcr_cmd hc = {
+		.in_param = in_param,
+		.out_param = 0,
+		.in_mod = in_mod,
+		.opcode = opcode,
+		.op_mod = op_mod,
+		.token = ARBEL_HCR_POLL_TOKEN,
+	};
+
+	return arbel_cmd_run(cmd, &hc, out_param);
+}
+
+/**
+ * arbel_cmd_box() - run one firmware command with mailboxes
+ * @cmd: transport state
+ * @in: input mailbox or NULL
+ * @out: output mailbox or NULL
+ * @in_mod: input modifier
+ * @op_mod: opcode modifier
+ * @opcode: the command
+ *
+ * Context: process; sleeps.
+ * Return: as arbel_cmd_exec().
+ */
+int arbel_cmd_box(struct arbel_cmd *cmd, struct arbel_mailbox *in,
+		  struct arbel_mailbox *out, u32 in_mod, u8 op_mod,
+		  u16 opcode)
+{
+	struct arbel_hcr_cmd hc = {
+		.in_param = in ? in->dma : 0,
+		.out_param = out ? out->dma : 0,
+		.in_mod = in_mod,
+		.opcode = opcode,
+		.op_mod = op_mod,
+		.token = ARBEL_HCR_POLL_TOKEN,
+	};
+
+	return arbel_cmd_run(cmd, &hc, NULL);
+}
+
+static int arbel_stat_average_get(void *data, u64 *val)
+{
+	struct arbel_cmd_stats *st = data;
+	u64 n = READ_ONCE(st->n);
+
+	*val = n ? div64_u64(READ_ONCE(st->total_ns), n) : 0;
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(arbel_stat_average_fops, arbel_stat_average_get,
+			 NULL, "%llu\n");
+
+static int arbel_stat_errno_get(void *data, u64 *val)
+{
+	struct arbel_cmd_stats *st = data;
+
+	*val = (s64)READ_ONCE(st->last_failed_errno);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(arbel_stat_errno_fops, arbel_stat_errno_get,
+			 NULL, "%lld\n");
+
+/**
+ * arbel_cmd_debugfs_init() - per-opcode statistics in debugfs
+ * @cmd: transport state
+ * @parent: the device's debugfs directory
+ *
+ * Creates commands/<OPCODE>/{n,failed,average_ns,last_failed_status,
+ * last_failed_errno} for every opcode the driver issues.
+ *
+ * Context: process.
+ */
+void arbel_cmd_debugfs_init(struct arbel_cmd *cmd, struct dentry *parent)
+{
+	struct dentry *dir;
+	int i;
+
+	cmd->debugfs = debugfs_create_dir("commands", parent);
+	for (i = 0; i < ARRAY_SIZE(arbel_cmd_tracked); i++) {
+		struct arbel_cmd_stats *st = &cmd->stats[i];
+
+		dir = debugfs_create_dir(arbel_opcode_name(arbel_cmd_tracked[i]),
+					 cmd->debugfs);
+		debugfs_create_u64("n", 0400, dir, &st->n);
+		debugfs_create_u64("failed", 0400, dir, &st->failed);
+		debugfs_create_file_unsafe("average_ns", 0400, dir, st,
+					   &arbel_stat_average_fops);
+		debugfs_create_x8("last_failed_status", 0400, dir,
+				  &st->last_failed_status);
+		debugfs_create_file_unsafe("last_failed_errno", 0400, dir, st,
+					   &arbel_stat_errno_fops);
+	}
+}

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Firmware commands, one typed wrapper each: they fill and read mailboxes
+ * at the PRM's offsets and leave posting to the transport (cmd.c).
+ */
+
+#include <linux/bitfield.h>
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/log2.h>
+#include <linux/string.h>
+
+#include <arbel/prm.h>
+#include <arbel/status.h>
+#include "fw.h"
+
+static u8 mb_u8(const struct arbel_mailbox *mb, unsigned int off)
+{
+	return ((const u8 *)mb->buf)[off];
+}
+
+static u16 mb_u16(const struct arbel_mailbox *mb, unsigned int off)
+{
+	return be16_to_cpup(mb->buf + off);
+}
+
+static u32 mb_u32(const struct arbel_mailbox *mb, unsigned int off)
+{
+	return be32_to_cpup(mb->buf + off);
+}
+
+static u64 mb_u64(const struct arbel_mailbox *mb, unsigned int off)
+{
+	return be64_to_cpup(mb->buf + off);
+}
+
+static void mb_put_u8(struct arbel_mailbox *mb, unsigned int off, u8 v)
+{
+	((u8 *)mb->buf)[off] = v;
+}
+
+static void mb_put_u16(struct arbel_mailbox *mb, unsigned int off, u16 v)
+{
+	*(__be16 *)(mb->buf + off) = cpu_to_be16(v);
+}
+
+static void mb_put_u64(struct arbel_mailbox *mb, unsigned int off, u64 v)
+{
+	*(__be64 *)(mb->buf + off) = cpu_to_be64(v);
+}
+
+/* Run a command whose only output is an outbox. */
+static struct arbel_mailbox *arbel_fw_query(struct arbel_cmd *cmd,
+					    u16 opcode)
+{
+	struct arbel_mailbox *out;
+	int err;
+
+	out = arbel_mailbox_alloc(cmd);
+	if (IS_ERR(out))
+		return out;
+	err = arbel_cmd_box(cmd, NULL, out, 0, 0, opcode);
+	if (err) {
+		arbel_mailbox_free(cmd, out);
+		return ERR_PTR(err);
+	}
+	return out;
+}
+
+/**
+ * arbel_fw_query_fw() - QUERY_FW
+ * @cmd: transport
+ * @fw: filled with the version, firmware-area size and command limit
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int arbel_fw_query_fw(struct arbel_cmd *cmd, struct arbel_fw_info *fw)
+{
+	struct arbel_mailbox *out = arbel_fw_query(cmd, ARBEL_CMD_QUERY_FW);
+
+	if (IS_ERR(out))
+		return PTR_ERR(out);
+	fw->fw_pages = mb_u16(out, ARBEL_QUERY_FW_FW_PAGES);
+	fw->major = mb_u16(out, ARBEL_QUERY_FW_MAJOR);
+	fw->minor = mb_u16(out, ARBEL_QUERY_FW_MINOR);
+	fw->subminor = mb_u16(out, ARBEL_QUERY_FW_SUBMINOR);
+	fw->log_max_cmds = mb_u8(out, ARBEL_QUERY_FW_LOG_MAX_CMDS);
+	arbel_mailbox_free(cmd, out);
+	return 0;
+}
+
+/**
+ * arbel_fw_enable_lam() - ENABLE_LAM: turn on HCA-attached memory
+ * @cmd: transport
+ *
+ * On a mem-free HCA the firmware refuses with LAM_NOT_PRE, which the
+ * transport reports as -EAGAIN.
+ *
+ * Context: process.
+ * Return: 0, or a negative errno (-EAGAIN: no attached memory).
+ */
+int arbel_fw_enable_lam(struct arbel_cmd *cmd)
+{
+	struct arbel_mailbox *out = arbel_fw_query(cmd, ARBEL_CMD_ENABLE_LAM);
+
+	if (IS_ERR(out))
+		return PTR_ERR(out);
+	arbel_mailbox_free(cmd, out);
+	return 0;
+}
+
+/**
+ * arbel_fw_map() - MAP_FA, MAP_ICM_AUX or MAP_ICM of memory blocks
+ * @cmd: transport
+ * @opcode: %ARBEL_CMD_MAP_FA, %ARBEL_CMD_MAP_ICM_AUX or %ARBEL_CMD_MAP_ICM
+ * @chunks: the blocks, each aligned to its own size
+ * @n: number of blocks
+ *
+ * Sends as many commands as needed, 256 blocks each.  On failure the
+ * blocks mapped by earlier commands stay mapped: the caller undoes the
+ * whole set (UNMAP_FA, UNMAP_ICM_AUX, or UNMAP_ICM per block).
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int arbel_fw_map(struct arbel_cmd *cmd, u16 opcode,
+		 const struct arbel_map_chunk *chunks, int n)
+{
+	struct arbel_mailbox *in;
+	int i = 0, k, err = 0;
+
+	in = arbel_mailbox_alloc(cmd);
+	if (IS_ERR(in))
+		return PTR_ERR(in);
+
+	while (i < n && !err) {
+		memset(in->buf, 0, ARBEL_MAILBOX_SIZE);
+		for (k = 0; k < ARBEL_MAP_MAX_ENTRIES && i < n; k++, i++) {
+			u64 pa = (chunks[i].dma & ARBEL_MAP_ADDR) |
+				 FIELD_PREP(ARBEL_MAP_LOG_SIZE,
+					    chunks[i].log_pages);
+
+			mb_put_u64(in, k * ARBEL_MAP_ENTRY_SIZE,
+				   opcode == ARBEL_CMD_MAP_ICM ?
+				   chunks[i].va : 0);
+			mb_put_u64(in, k * ARBEL_MAP_ENTRY_SIZE + 8, pa);
+		}
+		err = arbel_cmd_box(cmd, in, NULL, k, 0, opcode);
+	}
+	arbel_mailbox_free(cmd, in);
+	return err;
+}
+
+/**
+ * arbel_fw_unmap_fa() - UNMAP_FA: take back the firmware area
+ * @cmd: transport
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int arbel_fw_unmap_fa(struct arbel_cmd *cmd)
+{
+	return arbel_cmd_exec(cmd, 0, NULL, 0, 0, ARBEL_CMD_UNMAP_FA);
+}
+
+/**
+ * arbel_fw_run_fw() - RUN_FW: start the firmware from the mapped area
+ * @cmd: transport
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int arbel_fw_run_fw(struct arbel_cmd *cmd)
+{
+	return arbel_cmd_exec(cmd, 0, NULL, 0, 0, ARBEL_CMD_RUN_FW);
+}
+
+/**
+ * arbel_fw_query_dev_lim() - QUERY_DEV_LIM
+ * @cmd: transport
+ * @lim: filled with the device limits
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int arbel_fw_query_dev_lim(struct arbel_cmd *cmd, struct arbel_dev_lim *lim)
+{
+	struct arbel_mailbox *out;
+
+	out = arbel_fw_query(cmd, ARBEL_CMD_QUERY_DEV_LIM);
+	if (IS_ERR(out))
+		return PTR_ERR(out);
+
+#define LOG4(off)	FIELD_GET(ARBEL_DEV_LIM_LOG4_MASK, mb_u8(out, off))
+#define HIGH4(off)	FIELD_GET(ARBEL_DEV_LIM_HIGH4_MASK, mb_u8(out, off))
+	lim->log_rsvd_qps = LOG4(ARBEL_DEV_LIM_RSVD_QP);
+	lim->log_max_qps = FIELD_GET(ARBEL_DEV_LIM_LOG5_MASK,
+				     mb_u8(out, ARBEL_DEV_LIM_MAX_QP));
+	lim->log_rsvd_srqs = HIGH4(ARBEL_DEV_LIM_RSVD_SRQ);
+	lim->log_max_srqs = FIELD_GET(ARBEL_DEV_LIM_LOG5_MASK,
+				      mb_u8(out, ARBEL_DEV_LIM_MAX_SRQ));
+	lim->log_rsvd_cqs = LOG4(ARBEL_DEV_LIM_RSVD_CQ);
+	lim->log_max_cqs = FIELD_GET(ARBEL_DEV_LIM_LOG5_MASK,
+				     mb_u8(out, ARBEL_DEV_LIM_MAX_CQ));
+	lim->log_max_mpts = FIELD_GET(ARBEL_DEV_LIM_LOG6_MASK,
+				      mb_u8(out, ARBEL_DEV_LIM_MAX_MPT));
+	lim->log_rsvd_eqs = LOG4(ARBEL_DEV_LIM_RSVD_EQ);
+	lim->log_max_eqs = FIELD_GET(ARBEL_DEV_LIM_LOG3_MASK,
+				     mb_u8(out, ARBEL_DEV_LIM_MAX_EQ));
+	lim->log_rsvd_mtts = HIGH4(ARBEL_DEV_LIM_RSVD_MTT);
+	lim->log_max_mr_size = FIELD_GET(ARBEL_DEV_LIM_LOG6_MASK,
+					 mb_u8(out, ARBEL_DEV_LIM_MAX_MR_SIZE));
+	lim->log_rsvd_mrws = LOG4(ARBEL_DEV_LIM_RSVD_MRW);
+	lim->log_max_mtt_segs = FIELD_GET(ARBEL_DEV_LIM_LOG6_MASK,
+					  mb_u8(out, ARBEL_DEV_LIM_MAX_MTT_SEG));
+	lim->flags = mb_u32(out, ARBEL_DEV_LIM_FLAGS);
+	lim->log_rsvd_uars = HIGH4(ARBEL_DEV_LIM_RSVD_UAR);
+	lim->uar_size = 1ULL << (mb_u8(out, ARBEL_DEV_LIM_UAR_SIZE) +
+				 ARBEL_DEV_LIM_UAR_SIZE_SHIFT);
+	lim->log_min_page_size = mb_u8(out, ARBEL_DEV_LIM_MIN_PAGE_SZ);
+	lim->log_rsvd_pds = HIGH4(ARBEL_DEV_LIM_RSVD_PD);
+	lim->log_max_pds = FIELD_GET(ARBEL_DEV_LIM_LOG6_MASK,
+				     mb_u8(out, ARBEL_DEV_LIM_MAX_PD));
+#undef LOG4
+#undef HIGH4
+	lim->qpc_entry_sz = mb_u16(out, ARBEL_DEV_LIM_QPC_ENTRY_SZ);
+	lim->eqpc_entry_sz = mb_u16(out, ARBEL_DEV_LIM_EQPC_ENTRY_SZ);
+	lim->eqc_entry_sz = mb_u16(out, ARBEL_DEV_LIM_EQC_ENTRY_SZ);
+	lim->cqc_entry_sz = mb_u16(out, ARBEL_DEV_LIM_CQC_ENTRY_SZ);
+	lim->srq_entry_sz = mb_u16(out, ARBEL_DEV_LIM_SRQ_ENTRY_SZ);
+	lim->uar_scratch_entry_sz = mb_u16(out,
+					   ARBEL_DEV_LIM_UAR_SCR_ENTRY_SZ);
+	lim->mtt_entry_sz = mb_u16(out, ARBEL_DEV_LIM_MTT_ENTRY_SZ);
+	lim->mpt_entry_sz = mb_u16(out, ARBEL_DEV_LIM_MPT_ENTRY_SZ);
+	lim->max_icm_sz = mb_u64(out, ARBEL_DEV_LIM_MAX_ICM_SZ);
+	arbel_mailbox_free(cmd, out);
+	return 0;
+}
+
+/**
+ * arbel_fw_query_adapter() - QUERY_ADAPTER: the board ID
+ * @cmd: transport
+ * @board_id: receives the NUL-terminated board ID
+ * @len: size of @board_id
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int arbel_fw_query_adapter(struct arbel_cmd *cmd, char *board_id,
+			   size_t len)
+{
+	struct arbel_mailbox *out;
+
+	out = arbel_fw_query(cmd, ARBEL_CMD_QUERY_ADAPTER);
+	if (IS_ERR(out))
+		return PTR_ERR(out);
+	strscpy(board_id, out->buf + ARBEL_QUERY_ADAPTER_BOARD_ID,
+		min_t(size_t, len, ARBEL_BOARD_ID_LEN + 1));
+	arbel_mailbox_free(cmd, out);
+	return 0;
+}
+
+/**
+ * arbel_fw_set_icm_size() - SET_ICM_SIZE
+ * @cmd: transport
+ * @icm_size: bytes of ICM the profile lays out
+ * @aux_pages: receives the 4 KiB pages of auxiliary ICM the firmware needs
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int arbel_fw_set_icm_size(struct arbel_cmd *cmd, u64 icm_size,
+			  u64 *aux_pages)
+{
+	return arbel_cmd_exec(cmd, icm_size, aux_pages, 0, 0,
+			      ARBEL_CMD_SET_ICM_SIZE);
+}
+
+/**
+ * arbel_fw_unmap_icm_aux() - UNMAP_ICM_AUX
+ * @cmd: transport
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int arbel_fw_unmap_icm_aux(struct arbel_cmd *cmd)
+{
+	return arbel_cmd_exec(cmd, 0, NULL, 0, 0, ARBEL_CMD_UNMAP_ICM_AUX);
+}
+
+/**
+ * arbel_fw_unmap_icm() - UNMAP_ICM of a range of ICM
+ * @cmd: transport
+ * @va: ICM virtual address
+ * @pages: number of 4 KiB pages
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int arbel_fw_unmap_icm(struct arbel_cmd *cmd, u64 va, u32 pages)
+{
+	return arbel_cmd_exec(cmd, va, NULL, pages, 0, ARBEL_CMD_UNMAP_ICM);
+}
+
+/**
+ * arbel_fw_init_hca() - INIT_HCA with the ICM layout
+ * @cmd: transport
+ * @layout: where each table lies and how many objects it holds
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int arbel_fw_init_hca(struct arbel_cmd *cmd,
+		      const struct arbel_icm_layout *layout)
+{
+	const struct arbel_icm_place *t = layout->t;
+	struct arbel_mailbox *in;
+	int err;
+
+	in = arbel_mailbox_alloc(cmd);
+	if (IS_ERR(in))
+		return PTR_ERR(in);
+
+	/* Bit 1 of flags2 (big-endian host) stays clear: little-endian. */
+	mb_put_u64(in, ARBEL_INIT_HCA_QPC_BASE, t[ARBEL_ICM_QPC].base);
+	mb_put_u8(in, ARBEL_INIT_HCA_LOG_QP, t[ARBEL_ICM_QPC].log_num);
+	mb_put_u64(in, ARBEL_INIT_HCA_EQPC_BASE, t[ARBEL_ICM_EQPC].base);
+	mb_put_u64(in, ARBEL_INIT_HCA_RDB_BASE, t[ARBEL_ICM_RDB].base);
+	mb_put_u64(in, ARBEL_INIT_HCA_SRQC_BASE, t[ARBEL_ICM_SRQC].base);
+	mb_put_u8(in, ARBEL_INIT_HCA_LOG_SRQ, t[ARBEL_ICM_SRQC].log_num);
+	mb_put_u64(in, ARBEL_INIT_HCA_CQC_BASE, t[ARBEL_ICM_CQC].base);
+	mb_put_u8(in, ARBEL_INIT_HCA_LOG_CQ, t[ARBEL_ICM_CQC].log_num);
+	mb_put_u64(in, ARBEL_INIT_HCA_EQC_BASE, t[ARBEL_ICM_EQC].base);
+	mb_put_u8(in, ARBEL_INIT_HCA_LOG_EQ, t[ARBEL_ICM_EQC].log_num);
+	mb_put_u64(in, ARBEL_INIT_HCA_MC_BASE, t[ARBEL_ICM_MCG].base);
+	mb_put_u16(in, ARBEL_INIT_HCA_MC_LOG_ENTRY_SZ,
+		   ilog2(t[ARBEL_ICM_MCG].entry_size));
+	mb_put_u16(in, ARBEL_INIT_HCA_MC_HASH_SZ,
+		   1 << (t[ARBEL_ICM_MCG].log_num - 1));
+	mb_put_u8(in, ARBEL_INIT_HCA_MC_LOG_SIZE, t[ARBEL_ICM_MCG].log_num);
+	mb_put_u64(in, ARBEL_INIT_HCA_MPT_BASE, t[ARBEL_ICM_MPT].base);
+	mb_put_u8(in, ARBEL_INIT_HCA_LOG_MPT_SZ, t[ARBEL_ICM_MPT].log_num);
+	mb_put_u64(in, ARBEL_INIT_HCA_MTT_BASE, t[ARBEL_ICM_MTT].base);
+	mb_put_u8(in, ARBEL_INIT_HCA_UAR_LOG_SZ,
+		  PAGE_SHIFT - ARBEL_ICM_PAGE_SHIFT);
+	mb_put_u64(in, ARBEL_INIT_HCA_UAR_SCR_BASE, t[ARBEL_ICM_UAR_SCR].base);
+
+	err = arbel_cmd_box(cmd, in, NULL, 0, 0, ARBEL_CMD_INIT_HCA);
+	arbel_mailbox_free(cmd, in);
+	return err;
+}
+
+/**
+ * arbel_fw_close_hca() - CLOSE_HCA (orderly, not after a panic)
+ * @cmd: transport
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int arbel_fw_close_hca(struct arbel_cmd *cmd)
+{
+	return arbel_cmd_exec(cmd, 0, NULL, 0, 0, ARBEL_CMD_CLOSE_HCA);
+}

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Mem-free firmware bring-up and teardown, in the PRM's order:
+ * QUERY_FW, ENABLE_LAM (refused: no attached memory), MAP_FA + RUN_FW,
+ * QUERY_DEV_LIM, the ICM profile, SET_ICM_SIZE + MAP_ICM_AUX, MAP_ICM of
+ * every table's reserved chunks, INIT_HCA, QUERY_ADAPTER.  Teardown runs
+ * the exact reverse, and so does every failure path.
+ */
+
+#include <linux/device.h>
+#include <linux/log2.h>
+
+#include <arbel/status.h>
+#include "arbel.h"
+
+#define arbel_fail(adev, op, err) \
+	dev_err(&(adev)->pdev->dev, "%s failed: %d\n", arbel_opcode_name(op), \
+		err)
+
+static const char * const arbel_table_names[ARBEL_ICM_NR_TABLES] = {
+	[ARBEL_ICM_MPT] = "MPT", [ARBEL_ICM_MTT] = "MTT",
+	[ARBEL_ICM_QPC] = "QPC", [ARBEL_ICM_EQPC] = "EQPC",
+	[ARBEL_ICM_RDB] = "RDB", [ARBEL_ICM_SRQC] = "SRQC",
+	[ARBEL_ICM_CQC] = "CQC", [ARBEL_ICM_EQC] = "EQC",
+	[ARBEL_ICM_MCG] = "MCG", [ARBEL_ICM_UAR_SCR] = "UAR_SCR",
+};
+
+static int arbel_load_fw(struct arbel_dev *adev)
+{
+	struct device *dev = &adev->pdev->dev;
+	int err;
+
+	err = arbel_fw_query_fw(&adev->cmd, &adev->fw);
+	if (err) {
+		arbel_fail(adev, ARBEL_CMD_QUERY_FW, err);
+		return err;
+	}
+	if (!adev->fw.fw_pages) {
+		dev_err(dev, "QUERY_FW reports a firmware area of 0 pages\n");
+		return -EIO;
+	}
+
+	err = arbel_fw_enable_lam(&adev->cmd);
+	if (!err) {
+		dev_err(dev, "ENABLE_LAM succeeded: the HCA has attached memory; only mem-free mode is supported\n");
+		return -ENODEV;
+	}
+	if (err != -EAGAIN) {
+		arbel_fail(adev, ARBEL_CMD_ENABLE_LAM, err);
+		return err;
+	}
+
+	err = arbel_icm_area_map(&adev->cmd, dev, &adev->fw_area,
+				 adev->fw.fw_pages, ARBEL_CMD_MAP_FA);
+	if (err) {
+		arbel_fail(adev, ARBEL_CMD_MAP_FA, err);
+		goto err_unmap;
+	}
+	err = arbel_fw_run_fw(&adev->cmd);
+	if (err) {
+		arbel_fail(adev, ARBEL_CMD_RUN_FW, err);
+		goto err_unmap;
+	}
+	return 0;
+
+err_unmap:
+	arbel_fw_unmap_fa(&adev->cmd);
+	arbel_icm_area_free(dev, &adev->fw_area);
+	return err;
+}
+
+static void arbel_unload_fw(struct arbel_dev *adev)
+{
+	int err = arbel_fw_unmap_fa(&adev->cmd);
+
+	if (err)
+		arbel_fail(adev, ARBEL_CMD_UNMAP_FA, err);
+	arbel_icm_area_free(&adev->pdev->dev, &adev->fw_area);
+}
+
+static int arbel_check_dev_lim(struct arbel_dev *adev)
+{
+	const struct arbel_dev_lim *lim = &adev->lim;
+	struct device *dev = &adev->pdev->dev;
+
+	if (lim->mpt_entry_sz != ARBEL_MPT_ENTRY_SIZE ||
+	    lim->mtt_entry_sz != ARBEL_MTT_ENTRY_SIZE) {
+		dev_err(dev, "unexpected MPT/MTT entry sizes %u/%u\n",
+			lim->mpt_entry_sz, lim->mtt_entry_sz);
+		return -ENODEV;
+	}
+	if (lim->log_min_page_size > PAGE_SHIFT) {
+		dev_err(dev, "HCA minimum page size 2^%u exceeds PAGE_SIZE\n",
+			lim->log_min_page_size);
+		return -ENODEV;
+	}
+	if (lim->uar_size > pci_resource_len(adev->pdev, ARBEL_UAR_BAR)) {
+		dev_err(dev, "UAR size %llu exceeds BAR%d\n", lim->uar_size,
+			ARBEL_UAR_BAR);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static void arbel_tables_cleanup(struct arbel_dev *adev, int n)
+{
+	while (n-- > 0)
+		arbel_icm_table_cleanup(&adev->icm[n]);
+}
+
+static int arbel_tables_init(struct arbel_dev *adev)
+{
+	int i, err;
+
+	for (i = 0; i < ARBEL_ICM_NR_TABLES; i++) {
+		err = arbel_icm_table_init(&adev->icm[i], &adev->cmd,
+					   &adev->pdev->dev,
+					   &adev->layout.t[i]);
+		if (err) {
+			dev_err(&adev->pdev->dev,
+				"mapping the %s table (MAP_ICM) failed: %d\n",
+				arbel_table_names[i], err);
+			arbel_tables_cleanup(adev, i);
+			return err;
+		}
+	}
+	return 0;
+}
+
+static int arbel_init_icm(struct arbel_dev *adev, u8 log_num_mpts,
+			  u8 log_num_mtts)
+{
+	struct device *dev = &adev->pdev->dev;
+	u64 aux_pages;
+	int err;
+
+	err = arbel_fw_query_dev_lim(&adev->cmd, &adev->lim);
+	if (err) {
+		arbel_fail(adev, ARBEL_CMD_QUERY_DEV_LIM, err);
+		return err;
+	}
+	err = arbel_check_dev_lim(adev);
+	if (err)
+		return err;
+
+	if (log_num_mpts > adev->lim.log_max_mpts) {
+		dev_info(dev, "log_num_mpt %u lowered to the device's %u\n",
+			 log_num_mpts, adev->lim.log_max_mpts);
+		log_num_mpts = adev->lim.log_max_mpts;
+	}
+	if (log_num_mtts > adev->lim.log_max_mtt_segs + ARBEL_LOG_MTTS_PER_SEG) {
+		dev_info(dev, "log_num_mtt %u lowered to the device's %u\n",
+			 log_num_mtts,
+			 adev->lim.log_max_mtt_segs + ARBEL_LOG_MTTS_PER_SEG);
+		log_num_mtts = adev->lim.log_max_mtt_segs +
+			       ARBEL_LOG_MTTS_PER_SEG;
+	}
+	err = arbel_icm_profile(&adev->lim, log_num_mpts, log_num_mtts,
+				PAGE_SIZE, &adev->layout);
+	if (err) {
+		dev_err(dev, "no ICM profile for 2^%u MPTs and 2^%u MTTs: %d\n",
+			log_num_mpts, log_num_mtts, err);
+		return err;
+	}
+
+	err = arbel_fw_set_icm_size(&adev->cmd, adev->layout.total,
+				    &aux_pages);
+	if (err) {
+		arbel_fail(adev, ARBEL_CMD_SET_ICM_SIZE, err);
+		return err;
+	}
+	err = arbel_icm_area_map(&adev->cmd, dev, &adev->aux, aux_pages,
+				 ARBEL_CMD_MAP_ICM_AUX);
+	if (err) {
+		arbel_fail(adev, ARBEL_CMD_MAP_ICM_AUX, err);
+		goto err_unmap_aux;
+	}
+
+	err = arbel_tables_init(adev);
+	if (err)
+		goto err_unmap_aux;
+	return 0;
+
+err_unmap_aux:
+	arbel_fw_unmap_icm_aux(&adev->cmd);
+	arbel_icm_area_free(dev, &adev->aux);
+	return err;
+}
+
+static void arbel_cleanup_icm(struct arbel_dev *adev)
+{
+	int err;
+
+	arbel_tables_cleanup(adev, ARBEL_ICM_NR_TABLES);
+	err = arbel_fw_unmap_icm_aux(&adev->cmd);
+	if (err)
+		arbel_fail(adev, ARBEL_CMD_UNMAP_ICM_AUX, err);
+	arbel_icm_area_free(&adev->pdev->dev, &adev->aux);
+}
+
+static u64 arbel_icm_mapped_kib(struct arbel_dev *adev)
+{
+	u64 pages = 0;
+	int i;
+
+	for (i = 0; i < ARBEL_ICM_NR_TABLES; i++)
+		pages += arbel_icm_table_mapped_pages(&adev->icm[i]);
+	return pages * ARBEL_ICM_PAGE_SIZE / SZ_1K;
+}
+
+/**
+ * arbel_hca_init() - bring the firmware up and initialise the HCA
+ * @adev: the HCA, reset, with its command transport ready
+ * @log_num_mpts: MPT table size wanted (log2), lowered to the device's
+ * @log_num_mtts: MTT entries wanted (log2), lowered to the device's
+ *
+ * Context: process; sleeps.
+ * Return: 0, or a negative errno with everything undone.
+ */
+int arbel_hca_init(struct arbel_dev *adev, u8 log_num_mpts, u8 log_num_mtts)
+{
+	struct device *dev = &adev->pdev->dev;
+	int err;
+
+	err = arbel_load_fw(adev);
+	if (err)
+		return err;
+	err = arbel_init_icm(adev, log_num_mpts, log_num_mtts);
+	if (err)
+		goto err_fw;
+
+	err = arbel_fw_init_hca(&adev->cmd, &adev->layout);
+	if (err) {
+		arbel_fail(adev, ARBEL_CMD_INIT_HCA, err);
+		goto err_icm;
+	}
+	err = arbel_fw_query_adapter(&adev->cmd, adev->board_id,
+				     sizeof(adev->board_id));
+	if (err) {
+		arbel_fail(adev, ARBEL_CMD_QUERY_ADAPTER, err);
+		goto err_close;
+	}
+
+	dev_info(dev, "firmware %u.%u.%u, board %s: %u MPTs, %u MTT entries, ICM %llu KiB laid out, %llu KiB mapped, FA %llu KiB, aux %llu KiB\n",
+		 adev->fw.major, adev->fw.minor, adev->fw.subminor,
+		 adev->board_id, 1U << adev->layout.t[ARBEL_ICM_MPT].log_num,
+		 1U << adev->layout.t[ARBEL_ICM_MTT].log_num,
+		 adev->layout.total / SZ_1K, arbel_icm_mapped_kib(adev),
+		 arbel_icm_area_size(&adev->fw_area) / SZ_1K,
+		 arbel_icm_area_size(&adev->aux) / SZ_1K);
+	return 0;
+
+err_close:
+	arbel_fw_close_hca(&adev->cmd);
+err_icm:
+	arbel_cleanup_icm(adev);
+err_fw:
+	arbel_unload_fw(adev);
+	return err;
+}
+
+/**
+ * arbel_hca_cleanup() - undo arbel_hca_init()
+ * @adev: the HCA
+ *
+ * Context: process; sleeps.
+ */
+void arbel_hca_cleanup(struct arbel_dev *adev)
+{
+	int err = arbel_fw_close_hca(&adev->cmd);
+
+	if (err)
+		arbel_fail(adev, ARBEL_CMD_CLOSE_HCA, err);
+	arbel_cleanup_icm(adev);
+	arbel_unload_fw(adev);
+}

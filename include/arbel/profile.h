@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Device limits (QUERY_DEV_LIM) and the ICM layout computed from them.
+ * Pure code: UML-testable.
+ */
+#ifndef _ARBEL_PROFILE_H
+#define _ARBEL_PROFILE_H
+
+#include <linux/types.h>
+
+/**
+ * struct arbel_dev_lim - what QUERY_DEV_LIM reports (log fields are log2)
+ * @log_rsvd_qps: firmware-reserved QPs
+ * @log_max_qps: QPs supported
+ * @log_rsvd_srqs: firmware-reserved SRQs
+ * @log_max_srqs: SRQs supported
+ * @log_rsvd_cqs: firmware-reserved CQs
+ * @log_max_cqs: CQs supported
+ * @log_max_mpts: MPT entries supported
+ * @log_rsvd_eqs: firmware-reserved EQs
+ * @log_max_eqs: EQs supported
+ * @log_rsvd_mtts: firmware-reserved MTT entries
+ * @log_max_mr_size: largest region
+ * @log_rsvd_mrws: firmware-reserved MPT entries
+ * @log_max_mtt_segs: MTT segments supported
+ * @log_rsvd_uars: firmware-reserved UARs
+ * @log_rsvd_pds: firmware-reserved PDs
+ * @log_max_pds: PDs supported
+ * @log_min_page_size: smallest page the HCA handles
+ * @flags: capability flags
+ * @uar_size: bytes of UAR space (BAR2) the firmware uses
+ * @qpc_entry_sz: QP context entry size, bytes
+ * @eqpc_entry_sz: extended QP context entry size
+ * @eqc_entry_sz: EQ context entry size
+ * @cqc_entry_sz: CQ context entry size
+ * @srq_entry_sz: SRQ context entry size
+ * @uar_scratch_entry_sz: UAR scratch entry size
+ * @mtt_entry_sz: MTT entry size (8)
+ * @mpt_entry_sz: MPT entry size (64)
+ * @max_icm_sz: most ICM the HCA can address, bytes
+ */
+struct arbel_dev_lim {
+	u8 log_rsvd_qps;
+	u8 log_max_qps;
+	u8 log_rsvd_srqs;
+	u8 log_max_srqs;
+	u8 log_rsvd_cqs;
+	u8 log_max_cqs;
+	u8 log_max_mpts;
+	u8 log_rsvd_eqs;
+	u8 log_max_eqs;
+	u8 log_rsvd_mtts;
+	u8 log_max_mr_size;
+	u8 log_rsvd_mrws;
+	u8 log_max_mtt_segs;
+	u8 log_rsvd_uars;
+	u8 log_rsvd_pds;
+	u8 log_max_pds;
+	u8 log_min_page_size;
+	u32 flags;
+	u64 uar_size;
+	u16 qpc_entry_sz;
+	u16 eqpc_entry_sz;
+	u16 eqc_entry_sz;
+	u16 cqc_entry_sz;
+	u16 srq_entry_sz;
+	u16 uar_scratch_entry_sz;
+	u16 mtt_entry_sz;
+	u16 mpt_entry_sz;
+	u64 max_icm_sz;
+};
+
+/* ICM tables INIT_HCA needs; every one gets a place in the layout. */
+enum arbel_icm_table_id {
+	ARBEL_ICM_MPT,
+	ARBEL_ICM_MTT,
+	ARBEL_ICM_QPC,
+	ARBEL_ICM_EQPC,
+	ARBEL_ICM_RDB,
+	ARBEL_ICM_SRQC,
+	ARBEL_ICM_CQC,
+	ARBEL_ICM_EQC,
+	ARBEL_ICM_MCG,
+	ARBEL_ICM_UAR_SCR,
+	ARBEL_ICM_NR_TABLES,
+};
+
+/**
+ * struct arbel_icm_place - one table in ICM virtual space
+ * @base: ICM virtual address, aligned to @size
+ * @size: bytes, a power of two, at least 4 KiB
+ * @entry_size: bytes per object
+ * @log_num: log2 of the number of objects
+ * @log_rsvd: log2 of the firmware-reserved objects at its start
+ */
+struct arbel_icm_place {
+	u64 base;
+	u64 size;
+	u32 entry_size;
+	u8 log_num;
+	u8 log_rsvd;
+};
+
+/**
+ * struct arbel_icm_layout - the whole ICM layout
+ * @t: one place per table, indexed by enum arbel_icm_table_id
+ * @total: ICM bytes in all (what SET_ICM_SIZE is told)
+ * @num_uars: UARs (UAR space / page size)
+ */
+struct arbel_icm_layout {
+	struct arbel_icm_place t[ARBEL_ICM_NR_TABLES];
+	u64 total;
+	u32 num_uars;
+};
+
+/* Objects of the tables the driver does not use: the fewest that work. */
+#define ARBEL_PROFILE_RDB_PER_QP	4
+#define ARBEL_PROFILE_RDB_ENTRY_SZ	32
+#define ARBEL_PROFILE_LOG_EQS		5
+#define ARBEL_PROFILE_MGM_ENTRY_SZ	256
+#define ARBEL_PROFILE_LOG_MGMS		4
+
+/* QUERY_DEV_LIM counts MTT segments of 64 bytes: 8 entries each. */
+#define ARBEL_LOG_MTTS_PER_SEG		3
+
+int arbel_icm_profile(const struct arbel_dev_lim *lim, u8 log_num_mpts,
+		      u8 log_num_mtts, u32 page_size,
+		      struct arbel_icm_layout *layout);
+
+u32 arbel_icm_chunk_index(const struct arbel_icm_place *place,
+			  u32 chunk_size, u32 obj);
+
+#endif /* _ARBEL_PROFILE_H */

@@ -40,8 +40,9 @@ case $mode in
 --test)
 	log=$top/build/module/build.log
 	mkdir -p "$(dirname "$log")"
-	# Rebuild everything so that every file is compiled and checked.
-	make -C "$kdir" M="$top" clean >/dev/null
+	# Rebuild every object so that every file is compiled and checked
+	# (not "make clean": it deletes every *.ko below the clone, build/ too).
+	find "$top/drivers" \( -name '*.o' -o -name '.*.o.cmd' \) -delete
 	make -C "$kdir" M="$top" W=1 C=1 modules 2>&1 | tee "$log"
 	if grep -E 'warning:|error:|[^ ]+\.[ch]:[0-9]+:[0-9]+: ' "$log" >&2; then
 		echo "build-module: the W=1 / sparse build is not clean" >&2

@@ -3,7 +3,9 @@
 # Install the Debian packages a part of the project needs, once.
 #   setup.sh headers         kernel headers + build tools (make, make check)
 #   setup.sh kernel-source   linux-source-6.1 and what KUnit builds need
-#   setup.sh lint            sparse, codespell
+#   setup.sh lint            sparse, codespell, docutils
+#   setup.sh dkms            dkms
+#   setup.sh verbs           libibverbs-dev (guest test programs)
 set -euo pipefail
 
 want=()
@@ -15,8 +17,12 @@ for part in "$@"; do
 	kernel-source)
 		want+=(linux-source-6.1 xz-utils flex bison bc libssl-dev
 		       libelf-dev python3 perl);;
+	dkms)
+		want+=(dkms);;
+	verbs)
+		want+=(libibverbs-dev);;
 	lint)
-		want+=(sparse codespell);;
+		want+=(sparse codespell python3-docutils);;
 	*)
 		echo "setup.sh: unknown part '$part'" >&2; exit 2;;
 	esac

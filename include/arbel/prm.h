@@ -152,6 +152,11 @@ enum arbel_opcode {
 #define ARBEL_HW2SW_MPT_RETURN_ENTRY	0
 #define ARBEL_HW2SW_MPT_NO_ENTRY	1
 
+/* MAD_IFC: a 256-byte MAD in and out; opcode modifier bits */
+#define ARBEL_MAD_SIZE			256
+#define ARBEL_MAD_IFC_IGNORE_MKEY	BIT(0)
+#define ARBEL_MAD_IFC_IGNORE_BKEY	BIT(1)
+
 /* NOP's input modifier for the interrupt self-test */
 #define ARBEL_NOP_IN_MOD		0x1f
 

@@ -6,8 +6,11 @@
 #define _ARBEL_H
 
 #include <linux/debugfs.h>
+#include <linux/idr.h>
 #include <linux/pci.h>
+#include <rdma/ib_verbs.h>
 
+#include <arbel/alloc.h>
 #include <arbel/prm.h>
 #include <arbel/profile.h>
 #include "cmd.h"
@@ -18,6 +21,7 @@
 
 /**
  * struct arbel_dev - one Arbel HCA
+ * @ibdev: the RDMA core's device (first: allocated by ib_alloc_device())
  * @pdev: the PCI function
  * @dcs: BAR0, the device configuration space (HCR, reset register)
  * @cmd: the firmware command transport
@@ -29,8 +33,19 @@
  * @icm: the context tables, indexed by enum arbel_icm_table_id
  * @board_id: from QUERY_ADAPTER
  * @debugfs: arbel/<pci-bdf>/
+ * @stopped: reset after a command timed out; the firmware holds nothing
+ * @keys: MPT slots and key tags
+ * @mtt: free MTT entries
+ * @pd_ida: PD numbers in [@rsvd_pd, @max_pd)
+ * @uar_ida: UAR pages for user contexts in [@rsvd_uar, num_uars)
+ * @rsvd_pd: PD numbers the firmware keeps
+ * @max_pd: PD numbers in all
+ * @rsvd_uar: UARs the firmware or the driver keeps
+ * @sys_image_guid: from NodeInfo
+ * @vendor_id: from NodeInfo
  */
 struct arbel_dev {
+	struct ib_device ibdev;
 	struct pci_dev *pdev;
 	void __iomem *dcs;
 	struct arbel_cmd cmd;
@@ -42,8 +57,19 @@ struct arbel_dev {
 	struct arbel_icm_table icm[ARBEL_ICM_NR_TABLES];
 	char board_id[ARBEL_BOARD_ID_LEN + 1];
 	struct dentry *debugfs;
+	bool stopped;
+	struct arbel_keys keys;
+	struct arbel_mtt_pool mtt;
+	struct ida pd_ida;
+	struct ida uar_ida;
+	u32 rsvd_pd;
+	u32 max_pd;
+	u32 rsvd_uar;
+	__be64 sys_image_guid;
+	u32 vendor_id;
 };
 
+int arbel_hca_reset(struct arbel_dev *adev);
 int arbel_hca_init(struct arbel_dev *adev, u8 log_num_mpts, u8 log_num_mtts);
 void arbel_hca_cleanup(struct arbel_dev *adev);
 

@@ -190,6 +190,7 @@ static void arbel_cmd_account(struct arbel_cmd *cmd, u16 opcode, u8 status,
 		return;
 	st->n++;
 	st->total_ns += ns;
+	st->last_status = status;
 	if (err) {
 		st->failed++;
 		st->last_failed_status = status;
@@ -338,4 +339,22 @@ void arbel_cmd_debugfs_init(struct arbel_cmd *cmd, struct dentry *parent)
 		debugfs_create_file_unsafe("last_failed_errno", 0400, dir, st,
 					   &arbel_stat_errno_fops);
 	}
+}
+
+/**
+ * arbel_cmd_last_status() - firmware status of an opcode's latest command
+ * @cmd: transport state
+ * @opcode: the command
+ *
+ * For messages: errnos fold several statuses together.
+ *
+ * Context: process.
+ * Return: the status byte; 0 if it succeeded, did not reach the firmware
+ * (a timeout, a failed device) or the opcode is not tracked.
+ */
+u8 arbel_cmd_last_status(struct arbel_cmd *cmd, u16 opcode)
+{
+	struct arbel_cmd_stats *st = arbel_cmd_stats(cmd, opcode);
+
+	return st ? READ_ONCE(st->last_status) : 0;
 }

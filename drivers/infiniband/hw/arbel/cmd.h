@@ -26,6 +26,7 @@ struct arbel_mailbox {
  * @n: commands issued
  * @failed: commands that failed (status or transport)
  * @total_ns: summed duration, for the average
+ * @last_status: firmware status of the latest command (0: OK or transport)
  * @last_failed_status: firmware status of the last failure (0: transport)
  * @last_failed_errno: errno of the last failure
  */
@@ -33,6 +34,7 @@ struct arbel_cmd_stats {
 	u64 n;
 	u64 failed;
 	u64 total_ns;
+	u8 last_status;
 	u8 last_failed_status;
 	int last_failed_errno;
 };
@@ -73,6 +75,7 @@ void arbel_mailbox_free(struct arbel_cmd *cmd, struct arbel_mailbox *mbox);
 
 int arbel_cmd_exec(struct arbel_cmd *cmd, u64 in_param, u64 *out_param,
 		   u32 in_mod, u8 op_mod, u16 opcode);
+u8 arbel_cmd_last_status(struct arbel_cmd *cmd, u16 opcode);
 int arbel_cmd_box(struct arbel_cmd *cmd, struct arbel_mailbox *in,
 		  struct arbel_mailbox *out, u32 in_mod, u8 op_mod,
 		  u16 opcode);

@@ -362,3 +362,143 @@ int arbel_fw_close_hca(struct arbel_cmd *cmd)
 {
 	return arbel_cmd_exec(cmd, 0, NULL, 0, 0, ARBEL_CMD_CLOSE_HCA);
 }
+
+/**
+ * arbel_fw_sw2hw_mpt() - SW2HW_MPT: hand an MPT entry to the HCA
+ * @cmd: transport
+ * @slot: MPT table index
+ * @entry: the 64-byte entry (see arbel_mpt_encode())
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int arbel_fw_sw2hw_mpt(struct arbel_cmd *cmd, u32 slot,
+		       const __be32 entry[ARBEL_MPT_DWORDS])
+{
+	struct arbel_mailbox *in;
+	int err;
+
+	in = arbel_mailbox_alloc(cmd);
+	if (IS_ERR(in))
+		return PTR_ERR(in);
+	memcpy(in->buf, entry, ARBEL_MPT_ENTRY_SIZE);
+	err = arbel_cmd_box(cmd, in, NULL, slot, 0, ARBEL_CMD_SW2HW_MPT);
+	arbel_mailbox_free(cmd, in);
+	return err;
+}
+
+/* A command that returns one 64-byte MPT entry in its outbox. */
+static int arbel_fw_read_mpt(struct arbel_cmd *cmd, u32 slot, u8 op_mod,
+			     u16 opcode, __be32 entry[ARBEL_MPT_DWORDS])
+{
+	struct arbel_mailbox *out;
+	int err;
+
+	out = arbel_mailbox_alloc(cmd);
+	if (IS_ERR(out))
+		return PTR_ERR(out);
+	err = arbel_cmd_box(cmd, NULL, out, slot, op_mod, opcode);
+	if (!err)
+		memcpy(entry, out->buf, ARBEL_MPT_ENTRY_SIZE);
+	arbel_mailbox_free(cmd, out);
+	return err;
+}
+
+/**
+ * arbel_fw_hw2sw_mpt() - HW2SW_MPT: take an MPT entry back from the HCA
+ * @cmd: transport
+ * @slot: MPT table index
+ * @entry: if not NULL, receives the entry as the HCA last held it
+ *
+ * Context: process.
+ * Return: 0 or a negative errno (-EBUSY: windows are still bound).
+ */
+int arbel_fw_hw2sw_mpt(struct arbel_cmd *cmd, u32 slot,
+		       __be32 entry[ARBEL_MPT_DWORDS])
+{
+	if (!entry)
+		return arbel_cmd_exec(cmd, 0, NULL, slot,
+				      ARBEL_HW2SW_MPT_NO_ENTRY,
+				      ARBEL_CMD_HW2SW_MPT);
+	return arbel_fw_read_mpt(cmd, slot, ARBEL_HW2SW_MPT_RETURN_ENTRY,
+				 ARBEL_CMD_HW2SW_MPT, entry);
+}
+
+/**
+ * arbel_fw_query_mpt() - QUERY_MPT: read an MPT entry as the HCA holds it
+ * @cmd: transport
+ * @slot: MPT table index
+ * @entry: receives the 64-byte entry
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int arbel_fw_query_mpt(struct arbel_cmd *cmd, u32 slot,
+		       __be32 entry[ARBEL_MPT_DWORDS])
+{
+	return arbel_fw_read_mpt(cmd, slot, 0, ARBEL_CMD_QUERY_MPT, entry);
+}
+
+/**
+ * arbel_fw_write_mtt() - WRITE_MTT: write translation entries into ICM
+ * @cmd: transport
+ * @mbox: a mailbox whose entries from qword 2 on the caller has filled
+ * @icm_va: ICM virtual address of the first entry to write
+ * @n: entries filled, at most %ARBEL_WRITE_MTT_MAX_ENTRIES
+ *
+ * Writes the target address into the mailbox header; an odd count is
+ * padded with a zero entry, as the firmware prefers even counts.
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int arbel_fw_write_mtt(struct arbel_cmd *cmd, struct arbel_mailbox *mbox,
+		       u64 icm_va, u32 n)
+{
+	__be64 *q = mbox->buf;
+
+	if (WARN_ON(!n || n > ARBEL_WRITE_MTT_MAX_ENTRIES))
+		return -EINVAL;
+	q[0] = cpu_to_be64(icm_va);
+	q[1] = 0;
+	if (n & 1)
+		q[ARBEL_WRITE_MTT_HDR_QWORDS + n++] = 0;
+	return arbel_cmd_box(cmd, mbox, NULL, n, 0, ARBEL_CMD_WRITE_MTT);
+}
+
+/**
+ * arbel_fw_mad_ifc() - MAD_IFC: let the firmware's agent answer a MAD
+ * @cmd: transport
+ * @port: port number
+ * @in_mad: the 256-byte request
+ * @out_mad: receives the 256-byte response
+ *
+ * M_Key and B_Key checks are skipped (opcode modifier bits 0 and 1).
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int arbel_fw_mad_ifc(struct arbel_cmd *cmd, u8 port, const void *in_mad,
+		     void *out_mad)
+{
+	struct arbel_mailbox *in, *out;
+	int err;
+
+	in = arbel_mailbox_alloc(cmd);
+	if (IS_ERR(in))
+		return PTR_ERR(in);
+	out = arbel_mailbox_alloc(cmd);
+	if (IS_ERR(out)) {
+		arbel_mailbox_free(cmd, in);
+		return PTR_ERR(out);
+	}
+	memcpy(in->buf, in_mad, ARBEL_MAD_SIZE);
+	err = arbel_cmd_box(cmd, in, out, port,
+			    ARBEL_MAD_IFC_IGNORE_MKEY | ARBEL_MAD_IFC_IGNORE_BKEY,
+			    ARBEL_CMD_MAD_IFC);
+	if (!err)
+		memcpy(out_mad, out->buf, ARBEL_MAD_SIZE);
+	arbel_mailbox_free(cmd, out);
+	arbel_mailbox_free(cmd, in);
+	return err;
+}

@@ -6,6 +6,7 @@
 #define _ARBEL_FW_H
 
 #include <linux/types.h>
+#include <arbel/prm.h>
 #include <arbel/profile.h>
 #include "cmd.h"
 
@@ -53,5 +54,15 @@ int arbel_fw_unmap_icm(struct arbel_cmd *cmd, u64 va, u32 pages);
 int arbel_fw_init_hca(struct arbel_cmd *cmd,
 		      const struct arbel_icm_layout *layout);
 int arbel_fw_close_hca(struct arbel_cmd *cmd);
+int arbel_fw_sw2hw_mpt(struct arbel_cmd *cmd, u32 slot,
+		       const __be32 entry[ARBEL_MPT_DWORDS]);
+int arbel_fw_hw2sw_mpt(struct arbel_cmd *cmd, u32 slot,
+		       __be32 entry[ARBEL_MPT_DWORDS]);
+int arbel_fw_query_mpt(struct arbel_cmd *cmd, u32 slot,
+		       __be32 entry[ARBEL_MPT_DWORDS]);
+int arbel_fw_write_mtt(struct arbel_cmd *cmd, struct arbel_mailbox *mbox,
+		       u64 icm_va, u32 n);
+int arbel_fw_mad_ifc(struct arbel_cmd *cmd, u8 port, const void *in_mad,
+		     void *out_mad);
 
 #endif /* _ARBEL_FW_H */

@@ -7,15 +7,26 @@
  * the exact reverse, and so does every failure path.
  */
 
+#include <linux/delay.h>
 #include <linux/device.h>
+#include <linux/iopoll.h>
 #include <linux/log2.h>
 
 #include <arbel/status.h>
 #include "arbel.h"
 
-#define arbel_fail(adev, op, err) \
-	dev_err(&(adev)->pdev->dev, "%s failed: %d\n", arbel_opcode_name(op), \
-		err)
+static void arbel_fail(struct arbel_dev *adev, u16 opcode, int err)
+{
+	u8 status = arbel_cmd_last_status(&adev->cmd, opcode);
+
+	if (status)
+		dev_err(&adev->pdev->dev, "%s failed: status 0x%02x (%s), %d\n",
+			arbel_opcode_name(opcode), status,
+			arbel_status_name(status), err);
+	else
+		dev_err(&adev->pdev->dev, "%s failed: %d\n",
+			arbel_opcode_name(opcode), err);
+}
 
 static const char * const arbel_table_names[ARBEL_ICM_NR_TABLES] = {
 	[ARBEL_ICM_MPT] = "MPT", [ARBEL_ICM_MTT] = "MTT",
@@ -24,6 +35,72 @@ static const char * const arbel_table_names[ARBEL_ICM_NR_TABLES] = {
 	[ARBEL_ICM_CQC] = "CQC", [ARBEL_ICM_EQC] = "EQC",
 	[ARBEL_ICM_MCG] = "MCG", [ARBEL_ICM_UAR_SCR] = "UAR_SCR",
 };
+
+static u32 arbel_cfg_read_id(struct pci_dev *pdev)
+{
+	u32 id;
+
+	if (pci_read_config_dword(pdev, PCI_VENDOR_ID, &id))
+		return U32_MAX;	/* reads as an error response too */
+	return id;
+}
+
+/**
+ * arbel_hca_reset() - reset the HCA through its reset register
+ * @adev: the HCA, BAR0 mapped
+ *
+ * Used before bring-up (a boot ROM may have left the HCA in any state) and
+ * to stop a failed HCA before its memory is freed.  The reset wipes the
+ * function's config space, so it is saved first and restored once the
+ * device answers again.  pci_restore_state() writes back only the standard
+ * header and the capabilities the PCI core saved, never the vendor dwords
+ * at 0x58 and 0x5c.
+ *
+ * Context: process; sleeps for about a second.
+ * Return: 0, or a negative errno if the HCA does not come back.
+ */
+int arbel_hca_reset(struct arbel_dev *adev)
+{
+	struct pci_dev *pdev = adev->pdev;
+	u32 id;
+	int err;
+
+	err = pci_save_state(pdev);
+	if (err) {
+		dev_err(&pdev->dev, "cannot save config space: %d\n", err);
+		return err;
+	}
+
+	iowrite32be(ARBEL_RESET_VALUE, adev->dcs + ARBEL_RESET_OFFSET);
+	msleep(ARBEL_RESET_SETTLE_MS);
+
+	err = read_poll_timeout(arbel_cfg_read_id, id,
+				!PCI_POSSIBLE_ERROR(id),
+				ARBEL_RESET_POLL_MS * USEC_PER_MSEC,
+				ARBEL_RESET_POLL_MS * ARBEL_RESET_POLL_TRIES *
+				USEC_PER_MSEC, false, pdev);
+	if (err) {
+		dev_err(&pdev->dev, "HCA did not come back after reset\n");
+		return -ENODEV;
+	}
+
+	pci_restore_state(pdev);
+	return 0;
+}
+
+/*
+ * A command timed out: the firmware may still be working and writing host
+ * memory.  Reset the HCA before anything it was given is freed.
+ */
+static void arbel_quiesce_failed(struct arbel_dev *adev)
+{
+	if (!adev->cmd.failed || adev->stopped)
+		return;
+	adev->stopped = true;
+	dev_warn(&adev->pdev->dev,
+		 "resetting the failed HCA before freeing its memory\n");
+	arbel_hca_reset(adev);
+}
 
 static int arbel_load_fw(struct arbel_dev *adev)
 {
@@ -64,6 +141,7 @@ static int arbel_load_fw(struct arbel_dev *adev)
 	return 0;
 
 err_unmap:
+	arbel_quiesce_failed(adev);
 	arbel_fw_unmap_fa(&adev->cmd);
 	arbel_icm_area_free(dev, &adev->fw_area);
 	return err;
@@ -104,6 +182,7 @@ static int arbel_check_dev_lim(struct arbel_dev *adev)
 
 static void arbel_tables_cleanup(struct arbel_dev *adev, int n)
 {
+	arbel_quiesce_failed(adev);
 	while (n-- > 0)
 		arbel_icm_table_cleanup(&adev->icm[n]);
 }
@@ -117,9 +196,9 @@ static int arbel_tables_init(struct arbel_dev *adev)
 					   &adev->pdev->dev,
 					   &adev->layout.t[i]);
 		if (err) {
-			dev_err(&adev->pdev->dev,
-				"mapping the %s table (MAP_ICM) failed: %d\n",
-				arbel_table_names[i], err);
+			dev_err(&adev->pdev->dev, "mapping the %s table failed\n",
+				arbel_table_names[i]);
+			arbel_fail(adev, ARBEL_CMD_MAP_ICM, err);
 			arbel_tables_cleanup(adev, i);
 			return err;
 		}
@@ -182,6 +261,7 @@ static int arbel_init_icm(struct arbel_dev *adev, u8 log_num_mpts,
 	return 0;
 
 err_unmap_aux:
+	arbel_quiesce_failed(adev);
 	arbel_fw_unmap_icm_aux(&adev->cmd);
 	arbel_icm_area_free(dev, &adev->aux);
 	return err;
@@ -253,8 +333,10 @@ int arbel_hca_init(struct arbel_dev *adev, u8 log_num_mpts, u8 log_num_mtts)
 err_close:
 	arbel_fw_close_hca(&adev->cmd);
 err_icm:
+	arbel_quiesce_failed(adev);
 	arbel_cleanup_icm(adev);
 err_fw:
+	arbel_quiesce_failed(adev);
 	arbel_unload_fw(adev);
 	return err;
 }
@@ -271,6 +353,7 @@ void arbel_hca_cleanup(struct arbel_dev *adev)
 
 	if (err)
 		arbel_fail(adev, ARBEL_CMD_CLOSE_HCA, err);
+	arbel_quiesce_failed(adev);
 	arbel_cleanup_icm(adev);
 	arbel_unload_fw(adev);
 }

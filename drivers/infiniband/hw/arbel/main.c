@@ -5,15 +5,13 @@
  * order on failure and on remove.
  */
 
-#include <linux/delay.h>
 #include <linux/io.h>
-#include <linux/iopoll.h>
 #include <linux/module.h>
 #include <linux/pci.h>
-#include <linux/slab.h>
 
 #include <arbel/prm.h>
 #include "arbel.h"
+#include "verbs.h"
 
 static unsigned int cmd_timeout_ms = ARBEL_CMD_TIMEOUT_MS;
 module_param(cmd_timeout_ms, uint, 0444);
@@ -31,51 +29,6 @@ MODULE_PARM_DESC(log_num_mtt,
 		 "log2 of the MTT entries (default 20; capped by the device)");
 
 static struct dentry *arbel_debugfs_root;
-
-static u32 arbel_cfg_read_id(struct pci_dev *pdev)
-{
-	u32 id;
-
-	if (pci_read_config_dword(pdev, PCI_VENDOR_ID, &id))
-		return U32_MAX;	/* reads as an error response too */
-	return id;
-}
-
-/*
- * Reset the HCA: a boot ROM may have left it in any state.  The reset
- * wipes the function's config space, so save it first and restore it once
- * the device answers again.  pci_restore_state() writes back only the
- * standard header and the capabilities the PCI core saved, never the
- * vendor dwords at 0x58 and 0x5c.
- */
-static int arbel_reset(struct arbel_dev *adev)
-{
-	struct pci_dev *pdev = adev->pdev;
-	u32 id;
-	int err;
-
-	err = pci_save_state(pdev);
-	if (err) {
-		dev_err(&pdev->dev, "cannot save config space: %d\n", err);
-		return err;
-	}
-
-	iowrite32be(ARBEL_RESET_VALUE, adev->dcs + ARBEL_RESET_OFFSET);
-	msleep(ARBEL_RESET_SETTLE_MS);
-
-	err = read_poll_timeout(arbel_cfg_read_id, id,
-				!PCI_POSSIBLE_ERROR(id),
-				ARBEL_RESET_POLL_MS * USEC_PER_MSEC,
-				ARBEL_RESET_POLL_MS * ARBEL_RESET_POLL_TRIES *
-				USEC_PER_MSEC, false, pdev);
-	if (err) {
-		dev_err(&pdev->dev, "HCA did not come back after reset\n");
-		return -ENODEV;
-	}
-
-	pci_restore_state(pdev);
-	return 0;
-}
 
 static int arbel_check_bars(struct pci_dev *pdev)
 {
@@ -101,7 +54,7 @@ static int arbel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	struct arbel_dev *adev;
 	int err;
 
-	adev = kzalloc(sizeof(*adev), GFP_KERNEL);
+	adev = ib_alloc_device(arbel_dev, ibdev);
 	if (!adev)
 		return -ENOMEM;
 	adev->pdev = pdev;
@@ -136,7 +89,7 @@ static int arbel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		goto err_clear_master;
 	}
 
-	err = arbel_reset(adev);
+	err = arbel_hca_reset(adev);
 	if (err)
 		goto err_unmap;
 
@@ -150,10 +103,19 @@ static int arbel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	err = arbel_hca_init(adev, log_num_mpt, log_num_mtt);
 	if (err)
 		goto err_cmd;
-
+	err = arbel_mr_init_table(adev);
+	if (err)
+		goto err_hca;
 	pci_set_drvdata(pdev, adev);
+	err = arbel_register_ibdev(adev);
+	if (err)
+		goto err_mr;
 	return 0;
 
+err_mr:
+	arbel_mr_cleanup_table(adev);
+err_hca:
+	arbel_hca_cleanup(adev);
 err_cmd:
 	arbel_cmd_cleanup(&adev->cmd);
 	debugfs_remove_recursive(adev->debugfs);
@@ -165,7 +127,7 @@ err_clear_master:
 err_disable:
 	pci_disable_device(pdev);
 err_free:
-	kfree(adev);
+	ib_dealloc_device(&adev->ibdev);
 	return err;
 }
 
@@ -173,6 +135,8 @@ static void arbel_remove(struct pci_dev *pdev)
 {
 	struct arbel_dev *adev = pci_get_drvdata(pdev);
 
+	arbel_unregister_ibdev(adev);
+	arbel_mr_cleanup_table(adev);
 	arbel_hca_cleanup(adev);
 	arbel_cmd_cleanup(&adev->cmd);
 	debugfs_remove_recursive(adev->debugfs);
@@ -180,7 +144,7 @@ static void arbel_remove(struct pci_dev *pdev)
 	pci_clear_master(pdev);
 	pci_release_regions(pdev);
 	pci_disable_device(pdev);
-	kfree(adev);
+	ib_dealloc_device(&adev->ibdev);
 }
 
 static const struct pci_device_id arbel_pci_table[] = {

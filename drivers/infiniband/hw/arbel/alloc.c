@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * MPT keys and MTT ranges.
+ *
+ * Keys: a key is the hardware index rotated left by 8 bits; the hardware
+ * index is the MPT slot in its low log2(num_mpts) bits and a tag above
+ * them.  Each time a slot is freed its tag advances by num_mpts (wrapping
+ * at 2^32), so the next key for that slot differs from every key it had
+ * in the last 2^32 / num_mpts uses: a stale lkey or rkey held by anyone
+ * no longer matches the MPT and the HCA refuses it.
+ *
+ * MTT: the MTT table is handed out in segments of 8 entries (64 bytes, a
+ * cache line) by the kernel's genalloc, first fit.  The firmware-reserved
+ * entries are rounded up to a whole segment and never handed out.
+ */
+
+#include <linux/bitops.h>
+#include <linux/errno.h>
+#include <linux/log2.h>
+#include <kunit/visibility.h>
+
+#include <arbel/alloc.h>
+#include <arbel/mpt.h>
+
+/**
+ * arbel_keys_init() - set up the key allocator
+ * @keys: the allocator
+ * @num_mpts: MPT table size, a power of two
+ * @reserved: firmware-reserved slots at the start of the table
+ *
+ * Context: any.
+ */
+void arbel_keys_init(struct arbel_keys *keys, u32 num_mpts, u32 reserved)
+{
+	ida_init(&keys->slots);
+	xa_init(&keys->tags);
+	keys->num_mpts = num_mpts;
+	keys->reserved = reserved;
+}
+EXPORT_SYMBOL_IF_KUNIT(arbel_keys_init);
+
+/**
+ * arbel_keys_destroy() - free the allocator's memory
+ * @keys: the allocator; every key must have been freed
+ *
+ * Context: process.
+ */
+void arbel_keys_destroy(struct arbel_keys *keys)
+{
+	WARN_ON(!ida_is_empty(&keys->slots));
+	ida_destroy(&keys->slots);
+	xa_destroy(&keys->tags);
+}
+EXPORT_SYMBOL_IF_KUNIT(arbel_keys_destroy);
+
+/**
+ * arbel_key_alloc() - take a free MPT slot and the key it carries now
+ * @keys: the allocator
+ * @key: receives the key (lkey/rkey form)
+ *
+ * Context: process (may sleep for memory).
+ * Return: 0, or -ENOMEM when every slot is taken.
+ */
+int arbel_key_alloc(struct arbel_keys *keys, u32 *key)
+{
+	int slot;
+
+	slot = ida_alloc_range(&keys->slots, keys->reserved,
+			       keys->num_mpts - 1, GFP_KERNEL);
+	if (slot < 0)
+		return slot == -ENOSPC ? -ENOMEM : slot;
+	*key = arbel_hw_to_key(slot |
+			       xa_to_value(xa_load(&keys->tags, slot)));
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(arbel_key_alloc);
+
+/**
+ * arbel_key_free() - give a slot back and advance its tag
+ * @keys: the allocator
+ * @key: a key from arbel_key_alloc()
+ *
+ * Context: process.
+ */
+void arbel_key_free(struct arbel_keys *keys, u32 key)
+{
+	u32 slot = arbel_key_slot(key, keys->num_mpts);
+	u32 tag = arbel_key_tag(key, keys->num_mpts) + keys->num_mpts;
+
+	/*
+	 * Storing a value entry needs no memory once the slot has an entry;
+	 * if it fails for the first one, the tag restarts from 0 and the
+	 * slot is still freed.
+	 */
+	xa_store(&keys->tags, slot, xa_mk_value(tag), GFP_KERNEL);
+	ida_free(&keys->slots, slot);
+}
+EXPORT_SYMBOL_IF_KUNIT(arbel_key_free);
+
+/**
+ * arbel_mtt_pool_init() - set up the MTT allocator
+ * @mtt: the allocator
+ * @num_entries: MTT table size in entries, a multiple of a segment
+ * @reserved: firmware-reserved entries at the start of the table
+ *
+ * Context: process.
+ * Return: 0, -EINVAL if nothing is left past the reserved entries, or
+ * -ENOMEM.
+ */
+int arbel_mtt_pool_init(struct arbel_mtt_pool *mtt, u32 num_entries,
+			u32 reserved)
+{
+	int err;
+
+	/* At least one reserved segment: genalloc cannot hand out 0. */
+	mtt->first = round_up(max_t(u32, reserved, 1), ARBEL_MTT_SEG_ENTRIES);
+	mtt->num_entries = num_entries;
+	if (mtt->first >= num_entries)
+		return -EINVAL;
+	mtt->pool = gen_pool_create(ilog2(ARBEL_MTT_SEG_ENTRIES), -1);
+	if (!mtt->pool)
+		return -ENOMEM;
+	err = gen_pool_add(mtt->pool, mtt->first, num_entries - mtt->first,
+			   -1);
+	if (err) {
+		gen_pool_destroy(mtt->pool);
+		return err;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(arbel_mtt_pool_init);
+
+/**
+ * arbel_mtt_pool_destroy() - free the allocator
+ * @mtt: the allocator; every range must have been freed
+ *
+ * Context: process.
+ */
+void arbel_mtt_pool_destroy(struct arbel_mtt_pool *mtt)
+{
+	gen_pool_destroy(mtt->pool);
+}
+EXPORT_SYMBOL_IF_KUNIT(arbel_mtt_pool_destroy);
+
+/**
+ * arbel_mtt_alloc() - take a range of MTT entries
+ * @mtt: the allocator
+ * @n: entries wanted (rounded up to whole segments)
+ * @first: receives the index of the first entry
+ *
+ * Context: any.
+ * Return: 0, -EINVAL for @n of 0, or -ENOMEM.
+ */
+int arbel_mtt_alloc(struct arbel_mtt_pool *mtt, u32 n, u32 *first)
+{
+	unsigned long addr;
+
+	if (!n)
+		return -EINVAL;
+	addr = gen_pool_alloc(mtt->pool, round_up(n, ARBEL_MTT_SEG_ENTRIES));
+	if (!addr)
+		return -ENOMEM;
+	*first = addr;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(arbel_mtt_alloc);
+
+/**
+ * arbel_mtt_free() - give a range back
+ * @mtt: the allocator
+ * @first: from arbel_mtt_alloc()
+ * @n: the count passed to arbel_mtt_alloc()
+ *
+ * Context: any.
+ */
+void arbel_mtt_free(struct arbel_mtt_pool *mtt, u32 first, u32 n)
+{
+	gen_pool_free(mtt->pool, first, round_up(n, ARBEL_MTT_SEG_ENTRIES));
+}
+EXPORT_SYMBOL_IF_KUNIT(arbel_mtt_free);
+
+/**
+ * arbel_mtt_avail() - free MTT entries
+ * @mtt: the allocator
+ *
+ * Context: any.
+ * Return: the number of entries not handed out.
+ */
+size_t arbel_mtt_avail(struct arbel_mtt_pool *mtt)
+{
+	return gen_pool_avail(mtt->pool);
+}
+EXPORT_SYMBOL_IF_KUNIT(arbel_mtt_avail);

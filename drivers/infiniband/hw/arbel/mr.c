@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Memory regions: the life of an MPT entry and its MTT.
+ *
+ * Register: key (slot + tag) -> ICM chunk of the MPT slot -> MTT range ->
+ * ICM chunks of the MTT range -> WRITE_MTT -> SW2HW_MPT.  Unregister:
+ * HW2SW_MPT, then the same steps undone in reverse.  Every failure undoes
+ * exactly what was done before it.
+ *
+ * MTT entries are written with WRITE_MTT in full mailboxes (510 entries a
+ * command) rather than by CPU stores into ICM: the firmware checks the
+ * target range, nothing depends on the ICM chunks being CPU-visible, and a
+ * 2 MiB region of 4 KiB pages costs one command.
+ */
+
+#include <linux/device.h>
+#include <linux/err.h>
+
+#include <arbel/mpt.h>
+#include "arbel.h"
+#include "mr.h"
+
+/**
+ * arbel_mr_init_table() - set up the key and MTT allocators
+ * @adev: the HCA, after INIT_HCA
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int arbel_mr_init_table(struct arbel_dev *adev)
+{
+	const struct arbel_icm_place *mpt = &adev->layout.t[ARBEL_ICM_MPT];
+	const struct arbel_icm_place *mtt = &adev->layout.t[ARBEL_ICM_MTT];
+
+	arbel_keys_init(&adev->keys, 1U << mpt->log_num, 1U << mpt->log_rsvd);
+	return arbel_mtt_pool_init(&adev->mtt, 1U << mtt->log_num,
+				   1U << mtt->log_rsvd);
+}
+
+/**
+ * arbel_mr_cleanup_table() - undo arbel_mr_init_table()
+ * @adev: the HCA; every region must have been unregistered
+ *
+ * Context: process.
+ */
+void arbel_mr_cleanup_table(struct arbel_dev *adev)
+{
+	arbel_mtt_pool_destroy(&adev->mtt);
+	arbel_keys_destroy(&adev->keys);
+}
+
+/**
+ * arbel_mr_mtt_addr() - ICM virtual address of a region's first MTT entry
+ * @adev: the HCA
+ * @mr: the region
+ *
+ * Context: any.
+ * Return: the address the MPT entry carries.
+ */
+u64 arbel_mr_mtt_addr(struct arbel_dev *adev, const struct arbel_mr_hw *mr)
+{
+	return adev->layout.t[ARBEL_ICM_MTT].base +
+	       (u64)mr->mtt_first * ARBEL_MTT_ENTRY_SIZE;
+}
+
+static int arbel_mr_write_mtt(struct arbel_dev *adev,
+			      const struct arbel_mr_hw *mr,
+			      struct ib_umem *umem)
+{
+	struct ib_block_iter biter;
+	struct arbel_mailbox *mbox;
+	u64 va = arbel_mr_mtt_addr(adev, mr);
+	__be64 *ent;
+	u32 n = 0;
+	int err = 0;
+
+	mbox = arbel_mailbox_alloc(&adev->cmd);
+	if (IS_ERR(mbox))
+		return PTR_ERR(mbox);
+	ent = (__be64 *)mbox->buf + ARBEL_WRITE_MTT_HDR_QWORDS;
+
+	rdma_umem_for_each_dma_block(umem, &biter, 1UL << mr->page_shift) {
+		ent[n++] = cpu_to_be64(rdma_block_iter_dma_address(&biter) |
+				       ARBEL_MTT_PRESENT);
+		if (n == ARBEL_WRITE_MTT_MAX_ENTRIES) {
+			err = arbel_fw_write_mtt(&adev->cmd, mbox, va, n);
+			if (err)
+				goto out;
+			va += n * ARBEL_MTT_ENTRY_SIZE;
+			n = 0;
+		}
+	}
+	if (n)
+		err = arbel_fw_write_mtt(&adev->cmd, mbox, va, n);
+out:
+	arbel_mailbox_free(&adev->cmd, mbox);
+	return err;
+}
+
+static int arbel_mr_build_mpt(struct arbel_dev *adev,
+			      const struct arbel_mr_hw *mr,
+			      __be32 entry[ARBEL_MPT_DWORDS])
+{
+	struct arbel_mpt mpt = {
+		.status = ARBEL_MPT_STATUS_SW,
+		.r_w = 1,
+		.pa = !mr->mtt_n,
+		.page_size = mr->page_shift - ARBEL_MPT_PAGE_SHIFT_BASE,
+		.mem_key = arbel_key_to_hw(mr->key),
+		.pd = mr->pdn,
+		.start = mr->iova,
+		.length = mr->length,
+		.mtt_addr = mr->mtt_n ? arbel_mr_mtt_addr(adev, mr) : 0,
+	};
+	int err;
+
+	err = arbel_mpt_set_access(&mpt, mr->access);
+	if (err)
+		return err;
+	return arbel_mpt_encode(&mpt, entry);
+}
+
+/**
+ * arbel_mr_register() - make a region known to the HCA
+ * @adev: the HCA
+ * @mr: pdn, iova, length, access and page_shift filled in; on success key,
+ *	slot and the MTT range are set
+ * @umem: the pinned pages, or NULL for a physical region (no translation)
+ *
+ * Context: process; sleeps.
+ * Return: 0; -ENOMEM when no MPT slot or MTT range is left; -EINVAL or
+ * -EOPNOTSUPP for what the MPT cannot express; the firmware's errno.
+ * Nothing is left allocated or mapped on error.
+ */
+int arbel_mr_register(struct arbel_dev *adev, struct arbel_mr_hw *mr,
+		      struct ib_umem *umem)
+{
+	struct arbel_icm_table *mpt_tbl = &adev->icm[ARBEL_ICM_MPT];
+	struct arbel_icm_table *mtt_tbl = &adev->icm[ARBEL_ICM_MTT];
+	__be32 entry[ARBEL_MPT_DWORDS];
+	int err;
+
+	mr->mtt_n = umem ? ib_umem_num_dma_blocks(umem, 1UL << mr->page_shift)
+			 : 0;
+	err = arbel_key_alloc(&adev->keys, &mr->key);
+	if (err)
+		return err;
+	mr->slot = arbel_key_slot(mr->key, adev->keys.num_mpts);
+
+	err = arbel_mr_build_mpt(adev, mr, entry);
+	if (err)
+		goto err_key;
+	err = arbel_icm_table_get_range(mpt_tbl, mr->slot, mr->slot);
+	if (err)
+		goto err_key;
+
+	if (mr->mtt_n) {
+		err = arbel_mtt_alloc(&adev->mtt, mr->mtt_n, &mr->mtt_first);
+		if (err)
+			goto err_mpt_icm;
+		/* the MPT entry carries the MTT address: build it again */
+		err = arbel_mr_build_mpt(adev, mr, entry);
+		if (err)
+			goto err_mtt;
+		err = arbel_icm_table_get_range(mtt_tbl, mr->mtt_first,
+						mr->mtt_first + mr->mtt_n - 1);
+		if (err)
+			goto err_mtt;
+		err = arbel_mr_write_mtt(adev, mr, umem);
+		if (err)
+			goto err_mtt_icm;
+	}
+
+	err = arbel_fw_sw2hw_mpt(&adev->cmd, mr->slot, entry);
+	if (err)
+		goto err_mtt_icm;
+	return 0;
+
+err_mtt_icm:
+	if (mr->mtt_n)
+		arbel_icm_table_put_range(mtt_tbl, mr->mtt_first,
+					  mr->mtt_first + mr->mtt_n - 1);
+err_mtt:
+	if (mr->mtt_n)
+		arbel_mtt_free(&adev->mtt, mr->mtt_first, mr->mtt_n);
+err_mpt_icm:
+	arbel_icm_table_put_range(mpt_tbl, mr->slot, mr->slot);
+err_key:
+	arbel_key_free(&adev->keys, mr->key);
+	return err;
+}
+
+/**
+ * arbel_mr_unregister() - take a region back from the HCA and free it
+ * @adev: the HCA
+ * @mr: a registered region
+ *
+ * If the firmware refuses HW2SW_MPT (e.g. windows are still bound) the
+ * region stays registered and intact.  Once the device has failed, the
+ * HCA holds nothing any more and everything is freed.
+ *
+ * Context: process; sleeps.
+ * Return: 0, or the firmware's errno with nothing freed.
+ */
+int arbel_mr_unregister(struct arbel_dev *adev, struct arbel_mr_hw *mr)
+{
+	int err;
+
+	err = arbel_fw_hw2sw_mpt(&adev->cmd, mr->slot, NULL);
+	if (err && !adev->cmd.failed) {
+		dev_warn(&adev->pdev->dev,
+			 "HW2SW_MPT of key 0x%08x failed: %d; region kept\n",
+			 mr->key, err);
+		return err;
+	}
+
+	if (mr->mtt_n) {
+		arbel_icm_table_put_range(&adev->icm[ARBEL_ICM_MTT],
+					  mr->mtt_first,
+					  mr->mtt_first + mr->mtt_n - 1);
+		arbel_mtt_free(&adev->mtt, mr->mtt_first, mr->mtt_n);
+	}
+	arbel_icm_table_put_range(&adev->icm[ARBEL_ICM_MPT], mr->slot,
+				  mr->slot);
+	arbel_key_free(&adev->keys, mr->key);
+	return 0;
+}
+
+/**
+ * arbel_mr_query() - the MPT entry the firmware holds for a region
+ * @adev: the HCA
+ * @mr: a registered region
+ * @entry: receives the 64-byte entry
+ *
+ * Context: process; sleeps.
+ * Return: 0 or the firmware's errno.
+ */
+int arbel_mr_query(struct arbel_dev *adev, const struct arbel_mr_hw *mr,
+		   __be32 entry[ARBEL_MPT_DWORDS])
+{
+	return arbel_fw_query_mpt(&adev->cmd, mr->slot, entry);
+}

@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Verbs: the mthca user ABI (so that rdma-core's libmthca binds), user
+ * contexts with one UAR page each, protection domains, memory regions,
+ * device and port queries answered by the firmware, restrack.  No CQs or
+ * QPs: those verbs are absent and fail with EOPNOTSUPP in the core.
+ */
+
+#include <linux/log2.h>
+#include <linux/overflow.h>
+#include <rdma/ib_mad.h>
+#include <rdma/ib_umem.h>
+#include <rdma/mthca-abi.h>
+#include <rdma/rdma_netlink.h>
+#include <rdma/restrack.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include <arbel/mpt.h>
+#include "arbel.h"
+#include "mad.h"
+#include "verbs.h"
+
+/* Page sizes an MPT expresses: 4 KiB << 0 .. 4 KiB << 19. */
+#define ARBEL_PAGE_SIZE_CAP	GENMASK_ULL(ARBEL_MPT_PAGE_SHIFT_BASE + \
+					    ARBEL_MPT_PAGE_SIZE_LIMIT - 1, \
+					    ARBEL_MPT_PAGE_SHIFT_BASE)
+/* libmthca derives a shift from qp_tab_size and needs at least 256. */
+#define ARBEL_MIN_QP_TAB_SIZE	256
+
+static struct arbel_dev *to_adev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct arbel_dev, ibdev);
+}
+
+static struct arbel_pd *to_apd(struct ib_pd *ibpd)
+{
+	return container_of(ibpd, struct arbel_pd, ibpd);
+}
+
+static struct arbel_mr *to_amr(struct ib_mr *ibmr)
+{
+	return container_of(ibmr, struct arbel_mr, ibmr);
+}
+
+static struct arbel_ucontext *to_actx(struct ib_ucontext *ibctx)
+{
+	return container_of(ibctx, struct arbel_ucontext, ibucontext);
+}
+
+static int arbel_query_device(struct ib_device *ibdev,
+			      struct ib_device_attr *props,
+			      struct ib_udata *udata)
+{
+	struct arbel_dev *adev = to_adev(ibdev);
+	const struct arbel_dev_lim *lim = &adev->lim;
+
+	if (udata && (udata->inlen || udata->outlen))
+		return -EINVAL;
+
+	memset(props, 0, sizeof(*props));
+	props->fw_ver = (u64)adev->fw.major << 32 | (u64)adev->fw.minor << 16 |
+			adev->fw.subminor;
+	props->sys_image_guid = adev->sys_image_guid;
+	props->vendor_id = adev->vendor_id;
+	props->vendor_part_id = adev->pdev->device;
+	props->hw_ver = adev->pdev->revision;
+	props->max_mr_size = 1ULL << lim->log_max_mr_size;
+	props->page_size_cap = ARBEL_PAGE_SIZE_CAP & ~((u64)PAGE_SIZE - 1);
+	props->max_mr = adev->keys.num_mpts - adev->keys.reserved;
+	props->max_pd = adev->max_pd - adev->rsvd_pd;
+	props->max_pkeys = ARBEL_PKEY_TABLE_LEN;
+	props->atomic_cap = IB_ATOMIC_HCA;
+	return 0;
+}
+
+static int arbel_query_port(struct ib_device *ibdev, u32 port,
+			    struct ib_port_attr *props)
+{
+	return arbel_mad_port_info(to_adev(ibdev), port, props, NULL);
+}
+
+static int arbel_query_gid(struct ib_device *ibdev, u32 port, int index,
+			   union ib_gid *gid)
+{
+	struct arbel_dev *adev = to_adev(ibdev);
+	int err;
+
+	err = arbel_mad_port_info(adev, port, NULL, &gid->global.subnet_prefix);
+	if (err)
+		return err;
+	return arbel_mad_guid(adev, port, index, &gid->global.interface_id);
+}
+
+static int arbel_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
+			    u16 *pkey)
+{
+	return arbel_mad_pkey(to_adev(ibdev), port, index, pkey);
+}
+
+static int arbel_port_immutable(struct ib_device *ibdev, u32 port,
+				struct ib_port_immutable *immutable)
+{
+	struct ib_port_attr attr;
+	int err;
+
+	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_IB;
+	err = ib_query_port(ibdev, port, &attr);
+	if (err)
+		return err;
+	immutable->pkey_tbl_len = attr.pkey_tbl_len;
+	immutable->gid_tbl_len = attr.gid_tbl_len;
+	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
+	return 0;
+}
+
+static void arbel_dev_fw_str(struct ib_device *ibdev, char *str)
+{
+	struct arbel_dev *adev = to_adev(ibdev);
+
+	snprintf(str, IB_FW_VERSION_NAME_MAX, "%u.%u.%u", adev->fw.major,
+		 adev->fw.minor, adev->fw.subminor);
+}
+
+static int arbel_alloc_ucontext(struct ib_ucontext *ibctx,
+				struct ib_udata *udata)
+{
+	struct arbel_dev *adev = to_adev(ibctx->device);
+	struct arbel_ucontext *ctx = to_actx(ibctx);
+	struct mthca_alloc_ucontext_resp resp = {};
+	int uar, err;
+
+	uar = ida_alloc_range(&adev->uar_ida, adev->rsvd_uar,
+			      adev->layout.num_uars - 1, GFP_KERNEL);
+	if (uar < 0)
+		return uar == -ENOSPC ? -ENOMEM : uar;
+	ctx->uar = uar;
+
+	resp.qp_tab_size = max_t(u32, ARBEL_MIN_QP_TAB_SIZE,
+				 1U << adev->layout.t[ARBEL_ICM_QPC].log_num);
+	resp.uarc_size = 0;
+	err = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
+	if (err) {
+		ida_free(&adev->uar_ida, uar);
+		return err;
+	}
+	return 0;
+}
+
+static void arbel_dealloc_ucontext(struct ib_ucontext *ibctx)
+{
+	ida_free(&to_adev(ibctx->device)->uar_ida, to_actx(ibctx)->uar);
+}
+
+/* Offset 0 maps the context's UAR page, as libmthca expects. */
+static int arbel_mmap(struct ib_ucontext *ibctx, struct vm_area_struct *vma)
+{
+	struct arbel_dev *adev = to_adev(ibctx->device);
+	unsigned long pfn;
+
+	if (vma->vm_end - vma->vm_start != PAGE_SIZE || vma->vm_pgoff)
+		return -EINVAL;
+	pfn = (pci_resource_start(adev->pdev, ARBEL_UAR_BAR) >> PAGE_SHIFT) +
+	      to_actx(ibctx)->uar;
+	return rdma_user_mmap_io(ibctx, vma, pfn, PAGE_SIZE,
+				 pgprot_noncached(vma->vm_page_prot), NULL);
+}
+
+static int arbel_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	struct arbel_dev *adev = to_adev(ibpd->device);
+	struct arbel_pd *pd = to_apd(ibpd);
+	int pdn, err;
+
+	pdn = ida_alloc_range(&adev->pd_ida, adev->rsvd_pd, adev->max_pd - 1,
+			      GFP_KERNEL);
+	if (pdn < 0)
+		return pdn == -ENOSPC ? -ENOMEM : pdn;
+	pd->pdn = pdn;
+
+	if (udata) {
+		struct mthca_alloc_pd_resp resp = { .pdn = pdn };
+
+		err = ib_copy_to_udata(udata, &resp,
+				       min(udata->outlen, sizeof(resp)));
+		if (err) {
+			ida_free(&adev->pd_ida, pdn);
+			return err;
+		}
+	}
+	return 0;
+}
+
+static int arbel_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	ida_free(&to_adev(ibpd->device)->pd_ida, to_apd(ibpd)->pdn);
+	return 0;
+}
+
+static struct ib_mr *arbel_mr_create(struct ib_pd *ibpd,
+				     struct ib_umem *umem, u64 iova,
+				     u64 length, int access, u8 page_shift)
+{
+	struct arbel_dev *adev = to_adev(ibpd->device);
+	struct arbel_mr *mr;
+	int err;
+
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->umem = umem;
+	mr->hw.pdn = to_apd(ibpd)->pdn;
+	mr->hw.iova = iova;
+	mr->hw.length = length;
+	mr->hw.access = access;
+	mr->hw.page_shift = page_shift;
+
+	err = arbel_mr_register(adev, &mr->hw, umem);
+	if (err) {
+		kfree(mr);
+		return ERR_PTR(err);
+	}
+	mr->ibmr.lkey = mr->hw.key;
+	mr->ibmr.rkey = mr->hw.key;
+	return &mr->ibmr;
+}
+
+static struct ib_mr *arbel_get_dma_mr(struct ib_pd *ibpd, int access)
+{
+	return arbel_mr_create(ibpd, NULL, 0, U64_MAX, access,
+			       ARBEL_MPT_PAGE_SHIFT_BASE);
+}
+
+static struct ib_mr *arbel_reg_user_mr(struct ib_pd *ibpd, u64 start,
+				       u64 length, u64 iova, int access,
+				       struct ib_udata *udata)
+{
+	struct arbel_dev *adev = to_adev(ibpd->device);
+	struct arbel_mpt probe = {};
+	struct ib_umem *umem;
+	unsigned long pgsz;
+	struct ib_mr *mr;
+	u64 end;
+	int err;
+
+	/* Refuse what the MPT cannot express before pinning anything. */
+	err = arbel_mpt_set_access(&probe, access);
+	if (err)
+		return ERR_PTR(err);
+	if (!length || check_add_overflow(start, length, &end) ||
+	    check_add_overflow(iova, length, &end) ||
+	    length > 1ULL << adev->lim.log_max_mr_size)
+		return ERR_PTR(-EINVAL);
+
+	umem = ib_umem_get(ibpd->device, start, length, access);
+	if (IS_ERR(umem))
+		return ERR_CAST(umem);
+
+	pgsz = ib_umem_find_best_pgsz(umem, ARBEL_PAGE_SIZE_CAP, iova);
+	if (!pgsz) {
+		err = -EINVAL;
+		goto err_umem;
+	}
+
+	mr = arbel_mr_create(ibpd, umem, iova, length, access, __ffs(pgsz));
+	if (IS_ERR(mr)) {
+		err = PTR_ERR(mr);
+		goto err_umem;
+	}
+	return mr;
+
+err_umem:
+	ib_umem_release(umem);
+	return ERR_PTR(err);
+}
+
+static int arbel_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
+{
+	struct arbel_mr *mr = to_amr(ibmr);
+	int err;
+
+	err = arbel_mr_unregister(to_adev(ibmr->device), &mr->hw);
+	if (err)
+		return err;
+	ib_umem_release(mr->umem);
+	kfree(mr);
+	return 0;
+}
+
+static int arbel_fill_res_mr_entry(struct sk_buff *msg, struct ib_mr *ibmr)
+{
+	struct arbel_mr *mr = to_amr(ibmr);
+	struct nlattr *table;
+
+	table = nla_nest_start(msg, RDMA_NLDEV_ATTR_DRIVER);
+	if (!table)
+		return -EMSGSIZE;
+	if (rdma_nl_put_driver_u32(msg, "mpt_index", mr->hw.slot) ||
+	    rdma_nl_put_driver_u32(msg, "page_shift", mr->hw.page_shift) ||
+	    rdma_nl_put_driver_u32(msg, "mtt_entries", mr->hw.mtt_n) ||
+	    (mr->hw.mtt_n &&
+	     rdma_nl_put_driver_u64_hex(msg, "mtt_addr",
+					arbel_mr_mtt_addr(to_adev(ibmr->device),
+							  &mr->hw)))) {
+		nla_nest_cancel(msg, table);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, table);
+	return 0;
+}
+
+/* The MPT entry exactly as the firmware holds it (QUERY_MPT). */
+static int arbel_fill_res_mr_entry_raw(struct sk_buff *msg,
+				       struct ib_mr *ibmr)
+{
+	__be32 entry[ARBEL_MPT_DWORDS];
+	int err;
+
+	err = arbel_mr_query(to_adev(ibmr->device), &to_amr(ibmr)->hw, entry);
+	if (err)
+		return err;
+	return nla_put(msg, RDMA_NLDEV_ATTR_RES_RAW, sizeof(entry), entry);
+}
+
+static const struct ib_device_ops arbel_dev_ops = {
+	.owner = THIS_MODULE,
+	.driver_id = RDMA_DRIVER_MTHCA,
+	.uverbs_abi_ver = MTHCA_UVERBS_ABI_VERSION,
+	.uverbs_no_driver_id_binding = 1,
+
+	.alloc_pd = arbel_alloc_pd,
+	.alloc_ucontext = arbel_alloc_ucontext,
+	.dealloc_pd = arbel_dealloc_pd,
+	.dealloc_ucontext = arbel_dealloc_ucontext,
+	.dereg_mr = arbel_dereg_mr,
+	.fill_res_mr_entry = arbel_fill_res_mr_entry,
+	.fill_res_mr_entry_raw = arbel_fill_res_mr_entry_raw,
+	.get_dev_fw_str = arbel_dev_fw_str,
+	.get_dma_mr = arbel_get_dma_mr,
+	.get_port_immutable = arbel_port_immutable,
+	.mmap = arbel_mmap,
+	.query_device = arbel_query_device,
+	.query_gid = arbel_query_gid,
+	.query_pkey = arbel_query_pkey,
+	.query_port = arbel_query_port,
+	.reg_user_mr = arbel_reg_user_mr,
+
+	INIT_RDMA_OBJ_SIZE(ib_pd, arbel_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_ucontext, arbel_ucontext, ibucontext),
+};
+
+/**
+ * arbel_register_ibdev() - register the HCA with the RDMA core
+ * @adev: the HCA, initialised
+ *
+ * Reads the node GUID and description from the firmware, sets up the PD
+ * and UAR allocators and registers "arbel%d" with the PCI function as its
+ * parent (libibverbs matches providers through device/modalias).
+ *
+ * Context: process; sleeps.
+ * Return: 0 or a negative errno with nothing registered.
+ */
+int arbel_register_ibdev(struct arbel_dev *adev)
+{
+	struct ib_device *ibdev = &adev->ibdev;
+	u8 ports;
+	int err;
+
+	err = arbel_mad_node_info(adev, &ibdev->node_guid,
+				  &adev->sys_image_guid, &adev->vendor_id,
+				  &ports);
+	if (err) {
+		dev_err(&adev->pdev->dev, "NodeInfo (MAD_IFC) failed: %d\n",
+			err);
+		return err;
+	}
+	err = arbel_mad_node_desc(adev, ibdev->node_desc);
+	if (err)
+		return err;
+
+	adev->rsvd_pd = 1U << adev->lim.log_rsvd_pds;
+	adev->max_pd = 1U << adev->lim.log_max_pds;
+	adev->rsvd_uar = max(1U, 1U << adev->lim.log_rsvd_uars);
+	ida_init(&adev->pd_ida);
+	ida_init(&adev->uar_ida);
+
+	ibdev->node_type = RDMA_NODE_IB_CA;
+	ibdev->phys_port_cnt = min_t(u8, ports, 1);
+	ibdev->num_comp_vectors = 1;
+	ibdev->dev.parent = &adev->pdev->dev;
+	ib_set_device_ops(ibdev, &arbel_dev_ops);
+
+	err = ib_register_device(ibdev, "arbel%d", &adev->pdev->dev);
+	if (err) {
+		dev_err(&adev->pdev->dev, "ib_register_device failed: %d\n",
+			err);
+		ida_destroy(&adev->uar_ida);
+		ida_destroy(&adev->pd_ida);
+	}
+	return err;
+}
+
+/**
+ * arbel_unregister_ibdev() - undo arbel_register_ibdev()
+ * @adev: the HCA
+ *
+ * The core destroys every user object first (regions included).
+ *
+ * Context: process; sleeps.
+ */
+void arbel_unregister_ibdev(struct arbel_dev *adev)
+{
+	ib_unregister_device(&adev->ibdev);
+	ida_destroy(&adev->uar_ida);
+	ida_destroy(&adev->pd_ida);
+}

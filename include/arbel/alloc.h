@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Allocators for memory registration: MPT keys with tag rotation and MTT
+ * entry ranges.  Pure code (no firmware, no ICM): UML-testable.
+ */
+#ifndef _ARBEL_ALLOC_H
+#define _ARBEL_ALLOC_H
+
+#include <linux/genalloc.h>
+#include <linux/idr.h>
+#include <linux/types.h>
+#include <linux/xarray.h>
+
+/**
+ * struct arbel_keys - MPT slots and the tag each slot's next key carries
+ * @slots: free slots in [@reserved, @num_mpts)
+ * @tags: per slot that has been freed, the tag bits of its next key
+ * @num_mpts: MPT table size, a power of two
+ * @reserved: slots the firmware keeps (0 .. @reserved - 1)
+ */
+struct arbel_keys {
+	struct ida slots;
+	struct xarray tags;
+	u32 num_mpts;
+	u32 reserved;
+};
+
+void arbel_keys_init(struct arbel_keys *keys, u32 num_mpts, u32 reserved);
+void arbel_keys_destroy(struct arbel_keys *keys);
+int arbel_key_alloc(struct arbel_keys *keys, u32 *key);
+void arbel_key_free(struct arbel_keys *keys, u32 key);
+
+/* MTT entries are handed out in segments of this many entries. */
+#define ARBEL_MTT_SEG_ENTRIES		8
+
+/**
+ * struct arbel_mtt_pool - free MTT entries of the MTT table
+ * @pool: first-fit allocator over the table, one bit per segment; its
+ *	  addresses are entry indices (never 0: segment 0 is reserved)
+ * @num_entries: MTT table size in entries
+ * @first: first entry past the reserved ones, segment aligned
+ */
+struct arbel_mtt_pool {
+	struct gen_pool *pool;
+	u32 num_entries;
+	u32 first;
+};
+
+int arbel_mtt_pool_init(struct arbel_mtt_pool *mtt, u32 num_entries,
+			u32 reserved);
+void arbel_mtt_pool_destroy(struct arbel_mtt_pool *mtt);
+int arbel_mtt_alloc(struct arbel_mtt_pool *mtt, u32 n, u32 *first);
+void arbel_mtt_free(struct arbel_mtt_pool *mtt, u32 first, u32 n);
+size_t arbel_mtt_avail(struct arbel_mtt_pool *mtt);
+
+#endif /* _ARBEL_ALLOC_H */

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit suites for the registration allocators: MPT keys with tag
+ * rotation and MTT entry ranges.  Expected keys are worked out by hand:
+ * key = hardware index rotated left by 8, hardware index = tag | slot.
+ */
+
+#include <kunit/test.h>
+#include <linux/errno.h>
+
+#include <arbel/alloc.h>
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+static void keys_test_first_and_exhaustion(struct kunit *test)
+{
+	struct arbel_keys keys;
+	u32 key, i;
+
+	/* 16 slots, 4 reserved: slots 4..15, first key rol8(4) */
+	arbel_keys_init(&keys, 16, 4);
+	KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &key), 0);
+	KUNIT_EXPECT_EQ(test, key, 0x00000400u);
+	for (i = 5; i < 16; i++) {
+		KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &key), 0);
+		KUNIT_EXPECT_EQ(test, key, i << 8);
+	}
+	KUNIT_EXPECT_EQ(test, arbel_key_alloc(&keys, &key), -ENOMEM);
+	for (i = 4; i < 16; i++)
+		arbel_key_free(&keys, i << 8);
+	arbel_keys_destroy(&keys);
+}
+
+static void keys_test_tag_rotation(struct kunit *test)
+{
+	struct arbel_keys keys;
+	u32 a, b;
+
+	arbel_keys_init(&keys, 16, 4);
+	KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &a), 0);	/* slot 4 */
+	KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &b), 0);	/* slot 5 */
+	KUNIT_EXPECT_EQ(test, a, 0x00000400u);
+	KUNIT_EXPECT_EQ(test, b, 0x00000500u);
+
+	/* slot 4 again: tag 16, hw 0x14, key 0x1400 */
+	arbel_key_free(&keys, a);
+	KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &a), 0);
+	KUNIT_EXPECT_EQ(test, a, 0x00001400u);
+	/* and again: hw 0x24 */
+	arbel_key_free(&keys, a);
+	KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &a), 0);
+	KUNIT_EXPECT_EQ(test, a, 0x00002400u);
+	/* slot 5 keeps its own tag */
+	arbel_key_free(&keys, b);
+	KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &b), 0);
+	KUNIT_EXPECT_EQ(test, b, 0x00001500u);
+
+	arbel_key_free(&keys, a);
+	arbel_key_free(&keys, b);
+	arbel_keys_destroy(&keys);
+}
+
+static void keys_test_tag_in_high_bits(struct kunit *test)
+{
+	struct arbel_keys keys;
+	u32 key, i;
+
+	/*
+	 * 2^17 slots, 16 reserved: slot 16's first key is 0x1000; after
+	 * 256 reuses the tag is 256 << 17 = 0x02000000, hw 0x02000010,
+	 * key rol8 = 0x00001002 (the tag reaches the key's low byte).
+	 */
+	arbel_keys_init(&keys, 1 << 17, 16);
+	for (i = 0; i < 256; i++) {
+		KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &key), 0);
+		arbel_key_free(&keys, key);
+	}
+	KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &key), 0);
+	KUNIT_EXPECT_EQ(test, key, 0x00001002u);
+	arbel_key_free(&keys, key);
+	arbel_keys_destroy(&keys);
+}
+
+static struct kunit_case keys_cases[] = {
+	KUNIT_CASE(keys_test_first_and_exhaustion),
+	KUNIT_CASE(keys_test_tag_rotation),
+	KUNIT_CASE(keys_test_tag_in_high_bits),
+	{}
+};
+
+static struct kunit_suite arbel_keys_suite = {
+	.name = "arbel_keys",
+	.test_cases = keys_cases,
+};
+
+static void mtt_test_alloc_free(struct kunit *test)
+{
+	struct arbel_mtt_pool mtt;
+	u32 a, b, c, d;
+
+	/* 1024 entries, 16 reserved: segments of 8 from entry 16 */
+	KUNIT_ASSERT_EQ(test, arbel_mtt_pool_init(&mtt, 1024, 16), 0);
+	KUNIT_EXPECT_EQ(test, arbel_mtt_avail(&mtt), (size_t)1008);
+	KUNIT_ASSERT_EQ(test, arbel_mtt_alloc(&mtt, 1, &a), 0);
+	KUNIT_EXPECT_EQ(test, a, 16u);
+	KUNIT_ASSERT_EQ(test, arbel_mtt_alloc(&mtt, 8, &b), 0);
+	KUNIT_EXPECT_EQ(test, b, 24u);
+	KUNIT_ASSERT_EQ(test, arbel_mtt_alloc(&mtt, 9, &c), 0);	/* 2 segs */
+	KUNIT_EXPECT_EQ(test, c, 32u);
+	KUNIT_EXPECT_EQ(test, arbel_mtt_avail(&mtt), (size_t)(1008 - 32));
+
+	/* a freed hole is reused first */
+	arbel_mtt_free(&mtt, b, 8);
+	KUNIT_ASSERT_EQ(test, arbel_mtt_alloc(&mtt, 5, &d), 0);
+	KUNIT_EXPECT_EQ(test, d, 24u);
+
+	/* too much: nothing taken */
+	KUNIT_EXPECT_EQ(test, arbel_mtt_alloc(&mtt, 1024, &b), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, arbel_mtt_alloc(&mtt, 0, &b), -EINVAL);
+
+	arbel_mtt_free(&mtt, a, 1);
+	arbel_mtt_free(&mtt, c, 9);
+	arbel_mtt_free(&mtt, d, 5);
+	KUNIT_EXPECT_EQ(test, arbel_mtt_avail(&mtt), (size_t)1008);
+	arbel_mtt_pool_destroy(&mtt);
+}
+
+static void mtt_test_exhaustion(struct kunit *test)
+{
+	struct arbel_mtt_pool mtt;
+	u32 first[16], x;
+	int i;
+
+	/* 128 entries, 8 reserved: 15 segments */
+	KUNIT_ASSERT_EQ(test, arbel_mtt_pool_init(&mtt, 128, 8), 0);
+	for (i = 0; i < 15; i++) {
+		KUNIT_ASSERT_EQ(test, arbel_mtt_alloc(&mtt, 8, &first[i]), 0);
+		KUNIT_EXPECT_EQ(test, first[i], 8u + 8 * i);
+	}
+	KUNIT_EXPECT_EQ(test, arbel_mtt_alloc(&mtt, 1, &x), -ENOMEM);
+	for (i = 0; i < 15; i++)
+		arbel_mtt_free(&mtt, first[i], 8);
+	KUNIT_ASSERT_EQ(test, arbel_mtt_alloc(&mtt, 120, &x), 0);
+	KUNIT_EXPECT_EQ(test, x, 8u);
+	arbel_mtt_free(&mtt, x, 120);
+	arbel_mtt_pool_destroy(&mtt);
+}
+
+static void mtt_test_reserved_rounding(struct kunit *test)
+{
+	struct arbel_mtt_pool mtt;
+	u32 x;
+
+	/* no reserved entries still keeps segment 0 (address 0) out */
+	KUNIT_ASSERT_EQ(test, arbel_mtt_pool_init(&mtt, 64, 0), 0);
+	KUNIT_ASSERT_EQ(test, arbel_mtt_alloc(&mtt, 1, &x), 0);
+	KUNIT_EXPECT_EQ(test, x, 8u);
+	arbel_mtt_free(&mtt, x, 1);
+	arbel_mtt_pool_destroy(&mtt);
+
+	/* 17 reserved entries round up to 3 segments */
+	KUNIT_ASSERT_EQ(test, arbel_mtt_pool_init(&mtt, 64, 17), 0);
+	KUNIT_ASSERT_EQ(test, arbel_mtt_alloc(&mtt, 1, &x), 0);
+	KUNIT_EXPECT_EQ(test, x, 24u);
+	arbel_mtt_free(&mtt, x, 1);
+	arbel_mtt_pool_destroy(&mtt);
+
+	/* nothing left past the reserved entries */
+	KUNIT_EXPECT_EQ(test, arbel_mtt_pool_init(&mtt, 64, 64), -EINVAL);
+}
+
+static struct kunit_case mtt_cases[] = {
+	KUNIT_CASE(mtt_test_alloc_free),
+	KUNIT_CASE(mtt_test_exhaustion),
+	KUNIT_CASE(mtt_test_reserved_rounding),
+	{}
+};
+
+static struct kunit_suite arbel_mtt_suite = {
+	.name = "arbel_mtt",
+	.test_cases = mtt_cases,
+};
+
+kunit_test_suites(&arbel_keys_suite, &arbel_mtt_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the Arbel key and MTT allocators");
+MODULE_LICENSE("GPL");

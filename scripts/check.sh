@@ -41,11 +41,12 @@ run_stage() {
 }
 
 run_stage module scripts/build-module.sh --test
-run_stage checkpatch scripts/checkpatch.sh
+run_stage dkms scripts/dkms-check.sh
+run_stage lint scripts/checkpatch.sh
 run_stage kunit scripts/kunit.sh
-if [ -x scripts/stub-conformance.sh ]; then
-	run_stage conformance scripts/stub-conformance.sh
-fi
+run_stage conformance tests/stub/run.sh
+run_stage bringup tests/vm/bringup.sh
+run_stage verbs tests/verbs/run.sh
 
 echo
 if [ ${#failed_stages[@]} -gt 0 ]; then

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # checkpatch.pl --strict and kernel-doc (both from linux-source-6.1) on
 # every kernel C file and header of the project; any ERROR, WARNING or
-# CHECK from checkpatch and any kernel-doc warning fails.
-# Prints "checkpatch: N passed, N failed" (one per file) last.
+# CHECK from checkpatch and any kernel-doc warning fails; then every
+# Documentation/*.rst must parse with docutils.
+# Prints "lint: N passed, N failed" (one per file) last.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/env.sh"
@@ -32,5 +33,15 @@ for f in "${files[@]}"; do
 		pass=$((pass + 1))
 	fi
 done
-echo "checkpatch: $pass passed, $fail failed"
+# The documentation parses cleanly (one case per file).
+if doc=$("$top/scripts/doc-check.py"); then :; fi
+echo "$doc" | grep -v ' passed, ' || true
+line=$(echo "$doc" | tail -n 1)
+if [[ $line =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+	pass=$((pass + BASH_REMATCH[1]))
+	fail=$((fail + BASH_REMATCH[2]))
+else
+	fail=$((fail + 1))
+fi
+echo "lint: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -157,15 +157,16 @@ trace_check() {
 		return
 	fi
 	t=$(ops "$2")
-	if [[ $t =~ $3 ]]; then ok "$1"; else nok "$1" "trace: ${t:-(nothing)}"; fi
+	if [[ $t =~ $3 ]]; then ok "$1"; else nok "$1" "trace: ${t:0:400}"; fi
 }
 
 # =========================================================================
 # Expectations
 # =========================================================================
 
-# The bring-up, from the reset to the dev_info line.
-BRINGUP='RESET (RESET )*QUERY_FW:00 ENABLE_LAM:22 (MAP_FA:00 )+RUN_FW:00 QUERY_DEV_LIM:00 SET_ICM_SIZE:00 MAP_ICM_AUX:00 (MAP_ICM:00 )+INIT_HCA:00 QUERY_ADAPTER:00 '
+# The bring-up, from the reset to the dev_info line, then the ib_device's
+# registration: NodeInfo, NodeDescription, PortInfo, P_Keys, GUIDs.
+BRINGUP='RESET (RESET )*QUERY_FW:00 ENABLE_LAM:22 (MAP_FA:00 )+RUN_FW:00 QUERY_DEV_LIM:00 SET_ICM_SIZE:00 MAP_ICM_AUX:00 (MAP_ICM:00 )+INIT_HCA:00 QUERY_ADAPTER:00 (MAD_IFC:00 )+'
 # The teardown, on remove.
 TEARDOWN='CLOSE_HCA:00 (UNMAP_ICM:00 )+UNMAP_ICM_AUX:00 UNMAP_FA:00 '
 

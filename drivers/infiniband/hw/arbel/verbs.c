@@ -16,14 +16,11 @@
 #include <rdma/uverbs_ioctl.h>
 
 #include <arbel/mpt.h>
+#include <arbel/pgsz.h>
 #include "arbel.h"
 #include "mad.h"
 #include "verbs.h"
 
-/* Page sizes an MPT expresses: 4 KiB << 0 .. 4 KiB << 19. */
-#define ARBEL_PAGE_SIZE_CAP	GENMASK_ULL(ARBEL_MPT_PAGE_SHIFT_BASE + \
-					    ARBEL_MPT_PAGE_SIZE_LIMIT - 1, \
-					    ARBEL_MPT_PAGE_SHIFT_BASE)
 /* libmthca derives a shift from qp_tab_size and needs at least 256. */
 #define ARBEL_MIN_QP_TAB_SIZE	256
 
@@ -65,7 +62,7 @@ static int arbel_query_device(struct ib_device *ibdev,
 	props->vendor_part_id = adev->pdev->device;
 	props->hw_ver = adev->pdev->revision;
 	props->max_mr_size = 1ULL << lim->log_max_mr_size;
-	props->page_size_cap = ARBEL_PAGE_SIZE_CAP & ~((u64)PAGE_SIZE - 1);
+	props->page_size_cap = ARBEL_MPT_PAGE_SIZES & ~((u64)PAGE_SIZE - 1);
 	props->max_mr = adev->keys.num_mpts - adev->keys.reserved;
 	props->max_pd = adev->max_pd - adev->rsvd_pd;
 	props->max_pkeys = ARBEL_PKEY_TABLE_LEN;
@@ -236,8 +233,8 @@ static struct ib_mr *arbel_reg_user_mr(struct ib_pd *ibpd, u64 start,
 {
 	struct arbel_dev *adev = to_adev(ibpd->device);
 	struct arbel_mpt probe = {};
+	unsigned int page_shift;
 	struct ib_umem *umem;
-	unsigned long pgsz;
 	struct ib_mr *mr;
 	u64 end;
 	int err;
@@ -255,13 +252,13 @@ static struct ib_mr *arbel_reg_user_mr(struct ib_pd *ibpd, u64 start,
 	if (IS_ERR(umem))
 		return ERR_CAST(umem);
 
-	pgsz = ib_umem_find_best_pgsz(umem, ARBEL_PAGE_SIZE_CAP, iova);
-	if (!pgsz) {
+	page_shift = arbel_mr_page_shift(umem, iova);
+	if (!page_shift) {
 		err = -EINVAL;
 		goto err_umem;
 	}
 
-	mr = arbel_mr_create(ibpd, umem, iova, length, access, __ffs(pgsz));
+	mr = arbel_mr_create(ibpd, umem, iova, length, access, page_shift);
 	if (IS_ERR(mr)) {
 		err = PTR_ERR(mr);
 		goto err_umem;

@@ -44,6 +44,7 @@ run_stage module scripts/build-module.sh --test
 run_stage dkms scripts/dkms-check.sh
 run_stage lint scripts/checkpatch.sh
 run_stage kunit scripts/kunit.sh
+run_stage kunit-x86 scripts/kunit-x86.sh
 run_stage conformance tests/stub/run.sh
 run_stage bringup tests/vm/bringup.sh
 run_stage verbs tests/verbs/run.sh

@@ -120,6 +120,13 @@ struct arbel_icm_layout {
 #define ARBEL_PROFILE_MGM_ENTRY_SZ	256
 #define ARBEL_PROFILE_LOG_MGMS		4
 
+/*
+ * Largest tables the driver lays out: MPT slots are 24-bit indices, MTT
+ * entries are counted in 32 bits.
+ */
+#define ARBEL_PROFILE_MAX_LOG_MPTS	24
+#define ARBEL_PROFILE_MAX_LOG_MTTS	31
+
 /* QUERY_DEV_LIM counts MTT segments of 64 bytes: 8 entries each. */
 #define ARBEL_LOG_MTTS_PER_SEG		3
 

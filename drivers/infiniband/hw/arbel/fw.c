@@ -182,11 +182,13 @@ int arbel_fw_run_fw(struct arbel_cmd *cmd)
  * @lim: filled with the device limits
  *
  * Context: process.
- * Return: 0 or a negative errno.
+ * Return: 0, -EIO for a UAR size no 64-bit value holds, or a negative
+ * errno from the command.
  */
 int arbel_fw_query_dev_lim(struct arbel_cmd *cmd, struct arbel_dev_lim *lim)
 {
 	struct arbel_mailbox *out;
+	unsigned int log_uar;
 
 	out = arbel_fw_query(cmd, ARBEL_CMD_QUERY_DEV_LIM);
 	if (IS_ERR(out))
@@ -216,8 +218,15 @@ int arbel_fw_query_dev_lim(struct arbel_cmd *cmd, struct arbel_dev_lim *lim)
 					  mb_u8(out, ARBEL_DEV_LIM_MAX_MTT_SEG));
 	lim->flags = mb_u32(out, ARBEL_DEV_LIM_FLAGS);
 	lim->log_rsvd_uars = HIGH4(ARBEL_DEV_LIM_RSVD_UAR);
-	lim->uar_size = 1ULL << (mb_u8(out, ARBEL_DEV_LIM_UAR_SIZE) +
-				 ARBEL_DEV_LIM_UAR_SIZE_SHIFT);
+	log_uar = mb_u8(out, ARBEL_DEV_LIM_UAR_SIZE) +
+		  ARBEL_DEV_LIM_UAR_SIZE_SHIFT;
+	if (log_uar >= BITS_PER_LONG_LONG) {
+		dev_err(cmd->dev, "QUERY_DEV_LIM: impossible UAR size 2^%u\n",
+			log_uar);
+		arbel_mailbox_free(cmd, out);
+		return -EIO;
+	}
+	lim->uar_size = 1ULL << log_uar;
 	lim->log_min_page_size = mb_u8(out, ARBEL_DEV_LIM_MIN_PAGE_SZ);
 	lim->log_rsvd_pds = HIGH4(ARBEL_DEV_LIM_RSVD_PD);
 	lim->log_max_pds = FIELD_GET(ARBEL_DEV_LIM_LOG6_MASK,

@@ -210,6 +210,7 @@ static int arbel_init_icm(struct arbel_dev *adev, u8 log_num_mpts,
 			  u8 log_num_mtts)
 {
 	struct device *dev = &adev->pdev->dev;
+	u8 max_mpts, max_mtts;
 	u64 aux_pages;
 	int err;
 
@@ -222,17 +223,19 @@ static int arbel_init_icm(struct arbel_dev *adev, u8 log_num_mpts,
 	if (err)
 		return err;
 
-	if (log_num_mpts > adev->lim.log_max_mpts) {
-		dev_info(dev, "log_num_mpt %u lowered to the device's %u\n",
-			 log_num_mpts, adev->lim.log_max_mpts);
-		log_num_mpts = adev->lim.log_max_mpts;
+	max_mpts = min_t(u8, adev->lim.log_max_mpts,
+			 ARBEL_PROFILE_MAX_LOG_MPTS);
+	max_mtts = min_t(u8, adev->lim.log_max_mtt_segs + ARBEL_LOG_MTTS_PER_SEG,
+			 ARBEL_PROFILE_MAX_LOG_MTTS);
+	if (log_num_mpts > max_mpts) {
+		dev_info(dev, "log_num_mpt %u lowered to %u\n", log_num_mpts,
+			 max_mpts);
+		log_num_mpts = max_mpts;
 	}
-	if (log_num_mtts > adev->lim.log_max_mtt_segs + ARBEL_LOG_MTTS_PER_SEG) {
-		dev_info(dev, "log_num_mtt %u lowered to the device's %u\n",
-			 log_num_mtts,
-			 adev->lim.log_max_mtt_segs + ARBEL_LOG_MTTS_PER_SEG);
-		log_num_mtts = adev->lim.log_max_mtt_segs +
-			       ARBEL_LOG_MTTS_PER_SEG;
+	if (log_num_mtts > max_mtts) {
+		dev_info(dev, "log_num_mtt %u lowered to %u\n", log_num_mtts,
+			 max_mtts);
+		log_num_mtts = max_mtts;
 	}
 	err = arbel_icm_profile(&adev->lim, log_num_mpts, log_num_mtts,
 				PAGE_SIZE, &adev->layout);

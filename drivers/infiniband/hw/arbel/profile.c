@@ -55,8 +55,8 @@ static int arbel_place_cmp(const void *a, const void *b)
  *
  * Context: any.
  * Return: 0; -EINVAL if @log_num_mpts does not exceed the reserved MPTs or
- * exceeds the device's maximum, if @log_num_mtts does not exceed the
- * reserved MTTs or exceeds the device's maximum, if an entry size is 0
+ * exceeds the device's or the driver's maximum, if @log_num_mtts does not
+ * exceed the reserved MTTs or exceeds the device's or the driver's maximum, if an entry size is 0
  * where it is needed, or if the layout is larger than the device's ICM.
  */
 int arbel_icm_profile(const struct arbel_dev_lim *lim, u8 log_num_mpts,
@@ -73,10 +73,12 @@ int arbel_icm_profile(const struct arbel_dev_lim *lim, u8 log_num_mpts,
 	    !lim->cqc_entry_sz || !lim->eqc_entry_sz)
 		return -EINVAL;
 	if (log_num_mpts <= lim->log_rsvd_mrws ||
-	    log_num_mpts > lim->log_max_mpts)
+	    log_num_mpts > lim->log_max_mpts ||
+	    log_num_mpts > ARBEL_PROFILE_MAX_LOG_MPTS)
 		return -EINVAL;
 	if (log_num_mtts <= lim->log_rsvd_mtts ||
-	    log_num_mtts > lim->log_max_mtt_segs + ARBEL_LOG_MTTS_PER_SEG)
+	    log_num_mtts > lim->log_max_mtt_segs + ARBEL_LOG_MTTS_PER_SEG ||
+	    log_num_mtts > ARBEL_PROFILE_MAX_LOG_MTTS)
 		return -EINVAL;
 
 	memset(layout, 0, sizeof(*layout));

@@ -375,7 +375,9 @@ int arbel_register_ibdev(struct arbel_dev *adev)
 		return err;
 
 	adev->rsvd_pd = 1U << adev->lim.log_rsvd_pds;
-	adev->max_pd = 1U << adev->lim.log_max_pds;
+	/* The MPT's pd field has 24 bits. */
+	adev->max_pd = 1U << min_t(u8, adev->lim.log_max_pds,
+				   ilog2(ARBEL_PD_LIMIT));
 	adev->rsvd_uar = max(1U, 1U << adev->lim.log_rsvd_uars);
 	ida_init(&adev->pd_ida);
 	ida_init(&adev->uar_ida);

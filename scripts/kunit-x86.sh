@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Run the KUnit suites of kunit/x86_64/.kunitconfig with the kernel's own
+# kunit.py on x86_64, under the QEMU that scripts/build-qemu.sh builds
+# (q35, TCG, with an arbel-stub device; kunit/x86_64/qemu_arbel.py).  The
+# driver is built in and binds the emulated HCA at boot; the command-flow
+# suites (kunit/cmdflow_test.c) then drive it, the pure suites run too.
+#
+# Build directory cached in $ARBEL_CACHE; kunit.py's output in
+# build/kunit/x86_64.log, the kernel's raw console in
+# build/kunit/x86_64-raw.log, the stub's command trace in
+# build/kunit/x86_64-stub-trace.txt.
+# Fails on any failed, crashed or skipped test, on zero tests, and on kernel
+# warnings or sanitizer reports in the raw log (6.1's KUnit does not fail a
+# test for those).  Prints "kunit-x86: N passed, N failed" last.
+#
+# Extra arguments are passed to kunit.py run (e.g. a filter glob such as
+# 'arbel_*_flow').  KUNIT_X86_JOBS sets make's -j (default 2).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/env.sh"
+
+tree=$("$top/scripts/ktree.sh")
+qemu=$("$top/scripts/build-qemu.sh")
+build=$ARBEL_CACHE/kunit-x86_64-$(basename "$tree")
+out=$top/build/kunit
+log=$out/x86_64.log
+mkdir -p "$build" "$out"
+export ARBEL_STUB_TRACE=$out/x86_64-stub-trace.txt
+rm -f "$ARBEL_STUB_TRACE"
+
+echo "kunit-x86: building and running in $build (log: $log, QEMU: $qemu)" >&2
+start=$(date +%s)
+rc=0
+(cd "$tree" && PATH="$(dirname "$qemu"):$PATH" nice python3 \
+	tools/testing/kunit/kunit.py run --arch=x86_64 \
+	--qemu_config="$top/kunit/x86_64/qemu_arbel.py" \
+	--kunitconfig="$top/kunit/x86_64" --build_dir="$build" \
+	--jobs="${KUNIT_X86_JOBS:-2}" --timeout=600 "$@") \
+	>"$log" 2>&1 || rc=$?
+echo "kunit-x86: kunit.py took $(($(date +%s) - start)) s" >&2
+# kunit.py keeps the kernel's whole console output in the build directory;
+# keep a copy beside the parsed log.
+raw=$out/x86_64-raw.log
+rm -f "$raw"
+[ ! -f "$build/test.log" ] || cp "$build/test.log" "$raw"
+
+# "Testing complete. Ran 100 tests: passed: 99, failed: 1, skipped: 0"
+summary=$(grep -Eo 'Ran [0-9]+ tests?:.*' "$log" | tail -n 1 || true)
+echo "kunit-x86: ${summary:-no summary}" >&2
+num() { [[ $summary =~ $1:\ ([0-9]+) ]] && echo "${BASH_REMATCH[1]}" || echo 0; }
+pass=$(num passed)
+fail=$(( $(num failed) + $(num crashed) ))
+skip=$(num skipped)
+
+status=0
+if [ "$rc" != 0 ]; then
+	echo "kunit-x86: kunit.py exited $rc" >&2
+	status=1
+fi
+if [ "$pass" = 0 ]; then
+	echo "kunit-x86: no test ran" >&2
+	status=1
+fi
+if [ "$skip" != 0 ]; then
+	echo "kunit-x86: $skip tests skipped" >&2
+	status=1
+fi
+if [ ! -f "$raw" ]; then
+	echo "kunit-x86: no raw log at $build/test.log" >&2
+	status=1
+elif grep -E 'BUG: KASAN|UBSAN:|WARNING:|BUG:|Kernel panic|possible recursive locking|circular locking' "$raw" >&2; then
+	echo "kunit-x86: kernel warnings or sanitizer reports in $raw" >&2
+	status=1
+fi
+if [ -z "$summary" ]; then
+	grep -E 'not ok|ERROR|Error|error:' "$log" | tail -n 20 >&2 || true
+fi
+[ "$fail" = 0 ] || status=1
+# A failure outside the counted tests still counts as one failed case.
+[ "$status" = 0 ] || [ "$fail" != 0 ] || fail=1
+echo "kunit-x86: $pass passed, $fail failed"
+exit "$status"

@@ -45,39 +45,5 @@ raw=$out/x86_64-raw.log
 rm -f "$raw"
 [ ! -f "$build/test.log" ] || cp "$build/test.log" "$raw"
 
-# "Testing complete. Ran 100 tests: passed: 99, failed: 1, skipped: 0"
-summary=$(grep -Eo 'Ran [0-9]+ tests?:.*' "$log" | tail -n 1 || true)
-echo "kunit-x86: ${summary:-no summary}" >&2
-num() { [[ $summary =~ $1:\ ([0-9]+) ]] && echo "${BASH_REMATCH[1]}" || echo 0; }
-pass=$(num passed)
-fail=$(( $(num failed) + $(num crashed) ))
-skip=$(num skipped)
-
-status=0
-if [ "$rc" != 0 ]; then
-	echo "kunit-x86: kunit.py exited $rc" >&2
-	status=1
-fi
-if [ "$pass" = 0 ]; then
-	echo "kunit-x86: no test ran" >&2
-	status=1
-fi
-if [ "$skip" != 0 ]; then
-	echo "kunit-x86: $skip tests skipped" >&2
-	status=1
-fi
-if [ ! -f "$raw" ]; then
-	echo "kunit-x86: no raw log at $build/test.log" >&2
-	status=1
-elif grep -E 'BUG: KASAN|UBSAN:|WARNING:|BUG:|Kernel panic|possible recursive locking|circular locking' "$raw" >&2; then
-	echo "kunit-x86: kernel warnings or sanitizer reports in $raw" >&2
-	status=1
-fi
-if [ -z "$summary" ]; then
-	grep -E 'not ok|ERROR|Error|error:' "$log" | tail -n 20 >&2 || true
-fi
-[ "$fail" = 0 ] || status=1
-# A failure outside the counted tests still counts as one failed case.
-[ "$status" = 0 ] || [ "$fail" != 0 ] || fail=1
-echo "kunit-x86: $pass passed, $fail failed"
-exit "$status"
+. "$top/scripts/kunit-lib.sh"
+kunit_verdict kunit-x86 "$log" "$raw" "$rc"

@@ -48,9 +48,10 @@ static void arbel_icm_mem_free(struct device *dev, struct arbel_icm_mem *m)
  * the last block is the smallest power of two that holds the rest.
  *
  * Context: process.
- * Return: 0; -ENOMEM; or the firmware's errno.  On error nothing stays
- * allocated, but blocks the firmware accepted before a failed command
- * stay mapped until the caller's UNMAP_FA / UNMAP_ICM_AUX.
+ * Return: 0; -ENOMEM with nothing allocated; or the firmware's errno, with
+ * the memory still in @area: the caller sends UNMAP_FA / UNMAP_ICM_AUX
+ * (blocks accepted before the failed command are mapped), then calls
+ * arbel_icm_area_free().
  */
 int arbel_icm_area_map(struct arbel_cmd *cmd, struct device *dev,
 		       struct arbel_icm_area *area, u64 pages, u16 opcode)
@@ -81,11 +82,14 @@ int arbel_icm_area_map(struct arbel_cmd *cmd, struct device *dev,
 		left -= min_t(u64, left, size);
 	}
 
+	/*
+	 * If the firmware refuses a later command, earlier ones stay mapped:
+	 * the memory must outlive the caller's UNMAP_FA / UNMAP_ICM_AUX, so
+	 * it stays in @area for arbel_icm_area_free() after that.
+	 */
 	err = arbel_fw_map(cmd, opcode, chunks, n);
-	if (err)
-		goto err_free;
 	kfree(chunks);
-	return 0;
+	return err;
 
 err_free:
 	kfree(chunks);

@@ -207,7 +207,7 @@ static int arbel_cmd_run(struct arbel_cmd *cmd,
 
 	mutex_lock(&cmd->lock);
 	trace_arbel_cmd_start(cmd->dev, hc->opcode, hc->op_mod, hc->in_mod,
-			      hc->token);
+			      hc->token, 0, 0, 0);
 	start = ktime_get_ns();
 	err = arbel_cmd_post(cmd, hc, out_param, &status);
 	ns = ktime_get_ns() - start;

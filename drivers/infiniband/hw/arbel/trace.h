@@ -14,53 +14,51 @@
 
 #include <arbel/status.h>
 
-TRACE_EVENT(arbel_cmd_start,
-	    TP_PROTO(struct device *dev, u16 opcode, u8 op_mod, u32 in_mod,
-		     u16 token),
-	    TP_ARGS(dev, opcode, op_mod, in_mod, token),
-	    TP_STRUCT__entry(__string(dev, dev_name(dev))
-			     __field(u16, opcode)
-			     __field(u8, op_mod)
-			     __field(u32, in_mod)
-			     __field(u16, token)),
-	    TP_fast_assign(__assign_str(dev, dev_name(dev));
-			   __entry->opcode = opcode;
-			   __entry->op_mod = op_mod;
-			   __entry->in_mod = in_mod;
-			   __entry->token = token;),
-	    TP_printk("%s %s (0x%03x) op_mod=%u in_mod=0x%x token=0x%04x",
-		      __get_str(dev), arbel_opcode_name(__entry->opcode),
-		      __entry->opcode, __entry->op_mod, __entry->in_mod,
-		      __entry->token)
+/* One class for both events; a start has no status, errno or duration. */
+DECLARE_EVENT_CLASS(arbel_cmd,
+		    TP_PROTO(struct device *dev, u16 opcode, u8 op_mod,
+			     u32 in_mod, u16 token, u8 status, int err,
+			     u64 duration_ns),
+		    TP_ARGS(dev, opcode, op_mod, in_mod, token, status, err,
+			    duration_ns),
+		    TP_STRUCT__entry(__string(dev, dev_name(dev))
+				     __field(u16, opcode)
+				     __field(u8, op_mod)
+				     __field(u32, in_mod)
+				     __field(u16, token)
+				     __field(u8, status)
+				     __field(int, err)
+				     __field(u64, duration_ns)),
+		    TP_fast_assign(__assign_str(dev, dev_name(dev));
+				   __entry->opcode = opcode;
+				   __entry->op_mod = op_mod;
+				   __entry->in_mod = in_mod;
+				   __entry->token = token;
+				   __entry->status = status;
+				   __entry->err = err;
+				   __entry->duration_ns = duration_ns;),
+		    TP_printk("%s %s (0x%03x) op_mod=%u in_mod=0x%x token=0x%04x status=0x%02x (%s) err=%d %llu ns",
+			      __get_str(dev),
+			      arbel_opcode_name(__entry->opcode),
+			      __entry->opcode, __entry->op_mod,
+			      __entry->in_mod, __entry->token,
+			      __entry->status,
+			      arbel_status_name(__entry->status),
+			      __entry->err, __entry->duration_ns)
 );
 
-TRACE_EVENT(arbel_cmd_done,
-	    TP_PROTO(struct device *dev, u16 opcode, u8 op_mod, u32 in_mod,
-		     u16 token, u8 status, int err, u64 duration_ns),
-	    TP_ARGS(dev, opcode, op_mod, in_mod, token, status, err,
-		    duration_ns),
-	    TP_STRUCT__entry(__string(dev, dev_name(dev))
-			     __field(u16, opcode)
-			     __field(u8, op_mod)
-			     __field(u32, in_mod)
-			     __field(u16, token)
-			     __field(u8, status)
-			     __field(int, err)
-			     __field(u64, duration_ns)),
-	    TP_fast_assign(__assign_str(dev, dev_name(dev));
-			   __entry->opcode = opcode;
-			   __entry->op_mod = op_mod;
-			   __entry->in_mod = in_mod;
-			   __entry->token = token;
-			   __entry->status = status;
-			   __entry->err = err;
-			   __entry->duration_ns = duration_ns;),
-	    TP_printk("%s %s (0x%03x) op_mod=%u in_mod=0x%x token=0x%04x status=0x%02x (%s) err=%d %llu ns",
-		      __get_str(dev), arbel_opcode_name(__entry->opcode),
-		      __entry->opcode, __entry->op_mod, __entry->in_mod,
-		      __entry->token, __entry->status,
-		      arbel_status_name(__entry->status), __entry->err,
-		      __entry->duration_ns)
+DEFINE_EVENT(arbel_cmd, arbel_cmd_start,
+	     TP_PROTO(struct device *dev, u16 opcode, u8 op_mod, u32 in_mod,
+		      u16 token, u8 status, int err, u64 duration_ns),
+	     TP_ARGS(dev, opcode, op_mod, in_mod, token, status, err,
+		     duration_ns)
+);
+
+DEFINE_EVENT(arbel_cmd, arbel_cmd_done,
+	     TP_PROTO(struct device *dev, u16 opcode, u8 op_mod, u32 in_mod,
+		      u16 token, u8 status, int err, u64 duration_ns),
+	     TP_ARGS(dev, opcode, op_mod, in_mod, token, status, err,
+		     duration_ns)
 );
 
 #endif /* _ARBEL_TRACE_H */

@@ -15,6 +15,7 @@
 #include "qemu/bitops.h"
 #include "qemu/bswap.h"
 #include "arbel-stub.h"
+#include "arbel-dbgwin.h"
 
 void arbel_fw_reset(ArbelState *s)
 {
@@ -25,7 +26,7 @@ void arbel_fw_reset(ArbelState *s)
     s->log_mpt_sz = 0;
     s->mtt_base = 0;
     s->mtt_end = 0;
-    s->xl_result = XL_IDLE;
+    s->xl_result = ARBEL_XL_IDLE;
 }
 
 uint8_t arbel_cmd_query_fw(ArbelState *s, ArbelCmd *cmd)

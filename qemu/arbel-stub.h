@@ -15,6 +15,7 @@
 #include "hw/pci/pci.h"
 #include "qemu/timer.h"
 #include "qom/object.h"
+#include "arbel-dbgwin.h"
 
 #define TYPE_ARBEL_STUB "arbel-stub"
 OBJECT_DECLARE_SIMPLE_TYPE(ArbelState, ARBEL_STUB)
@@ -37,8 +38,6 @@ OBJECT_DECLARE_SIMPLE_TYPE(ArbelState, ARBEL_STUB)
 #define ARBEL_EQ_SET_CI_BASE    0x80900
 #define ARBEL_CATAS_BASE        0x81000
 #define ARBEL_CATAS_SIZE        0x10    /* dwords */
-#define ARBEL_DBG_BASE          0xc0000 /* debug window, 4 KiB */
-#define ARBEL_DBG_SIZE          0x1000
 
 /* HCR dword 6 */
 #define HCR_OPCODE_MASK         0xfff
@@ -146,34 +145,6 @@ typedef enum ArbelFwState {
 #define MPT_D1_TYPE             (1u << 7)
 #define MPT_D3_PD_MASK          0xffffff
 #define MPT_D3_ZB               (1u << 26)
-
-/* Translation engine result codes (debug window XL_RESULT) */
-enum {
-    XL_OK = 0,
-    XL_NOT_RUNNING = 1,
-    XL_BAD_REQUEST = 2,
-    XL_MPT_UNMAPPED = 3,
-    XL_SW_OWNED = 4,
-    XL_KEY_MISMATCH = 5,
-    XL_NOT_REGION = 6,
-    XL_ACCESS = 7,
-    XL_RANGE = 8,
-    XL_MTT_RANGE = 9,
-    XL_MTT_UNMAPPED = 10,
-    XL_MTT_NOT_PRESENT = 11,
-    XL_DMA_ERROR = 12,
-    XL_IDLE = 0xff,
-};
-
-/* Translation engine access types */
-enum {
-    XL_ACC_LOCAL_READ = 1,
-    XL_ACC_LOCAL_WRITE = 2,
-    XL_ACC_REMOTE_READ = 3,
-    XL_ACC_REMOTE_WRITE = 4,
-    XL_ACC_ATOMIC = 5,
-};
-#define XL_MAX_LEN              (1 * MiB)
 
 /* A contiguous guest-physical chunk (FA / aux memory) */
 typedef struct ArbelChunk {

@@ -19,55 +19,7 @@
 #include "qemu/bitops.h"
 #include "qemu/bswap.h"
 #include "arbel-stub.h"
-
-/* Debug window registers (offsets inside the window) */
-#define DBG_ID                  0x000   /* RO 'ARBD' */
-#define DBG_VERSION             0x004   /* RO 1 */
-#define DBG_FW_STATE            0x008   /* RO 0 reset, 1 running, 2 init */
-#define DBG_CMD_COUNT           0x00c   /* RO commands executed */
-#define DBG_ICM_PAGES           0x010   /* RO mapped ICM 4K pages */
-#define DBG_FA_PAGES            0x014   /* RO mapped FA 4K pages */
-#define DBG_AUX_PAGES           0x018   /* RO mapped aux ICM 4K pages */
-#define DBG_HW_MPTS             0x01c   /* RO hardware-owned MPT entries */
-#define DBG_ICM_SIZE_HI         0x020   /* RO SET_ICM_SIZE value */
-#define DBG_ICM_SIZE_LO         0x024
-#define DBG_LOG_MPT_SZ          0x028   /* RO from INIT_HCA */
-#define DBG_MPT_BASE_HI         0x030   /* RO from INIT_HCA */
-#define DBG_MPT_BASE_LO         0x034
-#define DBG_MTT_BASE_HI         0x038   /* RO from INIT_HCA */
-#define DBG_MTT_BASE_LO         0x03c
-#define DBG_MTT_END_HI          0x040   /* RO end of the MTT area */
-#define DBG_MTT_END_LO          0x044
-
-#define DBG_XL_KEY              0x100   /* RW key (lkey/rkey form) */
-#define DBG_XL_ACCESS           0x104   /* RW XL_ACC_* */
-#define DBG_XL_VA_HI            0x108   /* RW virtual address */
-#define DBG_XL_VA_LO            0x10c
-#define DBG_XL_LEN              0x110   /* RW length in bytes */
-#define DBG_XL_DIR              0x114   /* RW 0 region->buf, 1 buf->region */
-#define DBG_XL_BUF_HI           0x118   /* RW guest-physical buffer */
-#define DBG_XL_BUF_LO           0x11c
-#define DBG_XL_GO               0x120   /* WO write 1: run */
-#define DBG_XL_RESULT           0x124   /* RO XL_* result code */
-#define DBG_XL_PA_HI            0x128   /* RO PA of the first byte */
-#define DBG_XL_PA_LO            0x12c
-#define DBG_XL_INDEX            0x130   /* RO MPT slot used */
-#define DBG_XL_COUNT            0x134   /* RO translations run */
-
-#define DBG_FI_FAIL_OPCODE      0x200   /* RW 0 = off */
-#define DBG_FI_FAIL_STATUS      0x204   /* RW */
-#define DBG_FI_FAIL_EVERY       0x208   /* RW 0 = next matching only */
-#define DBG_FI_FAILED           0x20c   /* RO failures injected */
-#define DBG_FI_HOLD_MS          0x210   /* RW 0 off, 0xffffffff forever */
-#define DBG_FI_HOLD_OPCODE      0x214   /* RW 0 = any */
-#define DBG_FI_CORRUPT_OPCODE   0x220   /* RW 0 = off */
-#define DBG_FI_CORRUPT_OFFSET   0x224   /* RW */
-#define DBG_FI_CORRUPT_LEN      0x228   /* RW bytes XORed with 0xff */
-#define DBG_FI_CORRUPT_EVERY    0x22c   /* RW 0 = next matching only */
-#define DBG_FI_CORRUPTED        0x230   /* RO outboxes corrupted */
-#define DBG_FI_CLEAR            0x23c   /* WO write 1: all faults off */
-
-#define DBG_ID_VALUE            0x41524244
+#include "arbel-dbgwin.h"
 
 typedef struct ArbelSeg {
     uint64_t pa;
@@ -77,15 +29,15 @@ typedef struct ArbelSeg {
 static uint32_t arbel_access_bit(uint32_t acc)
 {
     switch (acc) {
-    case XL_ACC_LOCAL_READ:
+    case ARBEL_XL_ACC_LOCAL_READ:
         return MPT_D0_LR;
-    case XL_ACC_LOCAL_WRITE:
+    case ARBEL_XL_ACC_LOCAL_WRITE:
         return MPT_D0_LW;
-    case XL_ACC_REMOTE_READ:
+    case ARBEL_XL_ACC_REMOTE_READ:
         return MPT_D0_RR;
-    case XL_ACC_REMOTE_WRITE:
+    case ARBEL_XL_ACC_REMOTE_WRITE:
         return MPT_D0_RWR;
-    case XL_ACC_ATOMIC:
+    case ARBEL_XL_ACC_ATOMIC:
         return MPT_D0_A;
     default:
         return 0;
@@ -107,13 +59,13 @@ static uint32_t arbel_xlate(ArbelState *s)
     int j;
 
     if (s->state != FW_HCA_INIT) {
-        return XL_NOT_RUNNING;
+        return ARBEL_XL_NOT_RUNNING;
     }
-    if (!len || len > XL_MAX_LEN || s->xl_dir > 1 || !right) {
-        return XL_BAD_REQUEST;
+    if (!len || len > ARBEL_XL_MAX_LEN || s->xl_dir > 1 || !right) {
+        return ARBEL_XL_BAD_REQUEST;
     }
-    if (s->xl_access == XL_ACC_ATOMIC && (len != 8 || (va & 7))) {
-        return XL_BAD_REQUEST;
+    if (s->xl_access == ARBEL_XL_ACC_ATOMIC && (len != 8 || (va & 7))) {
+        return ARBEL_XL_BAD_REQUEST;
     }
 
     /* key -> slot: rotate right by 8, keep the index bits */
@@ -123,24 +75,24 @@ static uint32_t arbel_xlate(ArbelState *s)
     st = arbel_icm_read(s, s->mpt_base + (uint64_t)index * ARBEL_MPT_ENTRY_SIZE,
                         img, sizeof(img));
     if (st == ST_BAD_RESOURCE) {
-        return XL_MPT_UNMAPPED;
+        return ARBEL_XL_MPT_UNMAPPED;
     } else if (st) {
-        return XL_DMA_ERROR;
+        return ARBEL_XL_DMA_ERROR;
     }
     for (j = 0; j < 16; j++) {
         d[j] = ldl_be_p(img + 4 * j);
     }
     if (!arbel_mpt_hw_owned(s, index, d[0])) {
-        return XL_SW_OWNED;
+        return ARBEL_XL_SW_OWNED;
     }
     if (d[2] != hw) {
-        return XL_KEY_MISMATCH;
+        return ARBEL_XL_KEY_MISMATCH;
     }
     if (!(d[0] & MPT_D0_RW)) {
-        return XL_NOT_REGION;
+        return ARBEL_XL_NOT_REGION;
     }
     if (!(d[0] & right)) {
-        return XL_ACCESS;
+        return ARBEL_XL_ACCESS;
     }
 
     phys = d[0] & MPT_D0_PA;
@@ -155,7 +107,7 @@ static uint32_t arbel_xlate(ArbelState *s)
         uint64_t off = zb ? va : va - start;
 
         if ((!zb && va < start) || off > rlen || len > rlen - off) {
-            return XL_RANGE;
+            return ARBEL_XL_RANGE;
         }
     }
 
@@ -176,17 +128,17 @@ static uint32_t arbel_xlate(ArbelState *s)
             uint64_t e;
 
             if (!arbel_mtt_range_ok(s, mtt_va, ARBEL_MTT_ENTRY_SIZE)) {
-                return XL_MTT_RANGE;
+                return ARBEL_XL_MTT_RANGE;
             }
             st = arbel_icm_read(s, mtt_va, e8, sizeof(e8));
             if (st == ST_BAD_RESOURCE) {
-                return XL_MTT_UNMAPPED;
+                return ARBEL_XL_MTT_UNMAPPED;
             } else if (st) {
-                return XL_DMA_ERROR;
+                return ARBEL_XL_DMA_ERROR;
             }
             e = ldq_be_p(e8);
             if (!(e & 1)) {
-                return XL_MTT_NOT_PRESENT;
+                return ARBEL_XL_MTT_NOT_PRESENT;
             }
             seg.pa = (e & ~(pgsz - 1)) + off;
             seg.len = MIN(len - pos, pgsz - off);
@@ -205,28 +157,28 @@ static uint32_t arbel_xlate(ArbelState *s)
             ArbelSeg *sg = &g_array_index(segs, ArbelSeg, i);
 
             if (arbel_dma_read(s, sg->pa, bounce + pos, sg->len) != MEMTX_OK) {
-                return XL_DMA_ERROR;
+                return ARBEL_XL_DMA_ERROR;
             }
             pos += sg->len;
         }
         if (arbel_dma_write(s, s->xl_buf, bounce, len) != MEMTX_OK) {
-            return XL_DMA_ERROR;
+            return ARBEL_XL_DMA_ERROR;
         }
     } else {
         if (arbel_dma_read(s, s->xl_buf, bounce, len) != MEMTX_OK) {
-            return XL_DMA_ERROR;
+            return ARBEL_XL_DMA_ERROR;
         }
         for (i = 0, pos = 0; i < segs->len; i++) {
             ArbelSeg *sg = &g_array_index(segs, ArbelSeg, i);
 
             if (arbel_dma_write(s, sg->pa, bounce + pos, sg->len) !=
                 MEMTX_OK) {
-                return XL_DMA_ERROR;
+                return ARBEL_XL_DMA_ERROR;
             }
             pos += sg->len;
         }
     }
-    return XL_OK;
+    return ARBEL_XL_OK;
 }
 
 uint64_t arbel_dbg_read(ArbelState *s, hwaddr off)
@@ -234,87 +186,87 @@ uint64_t arbel_dbg_read(ArbelState *s, hwaddr off)
     ArbelFaults *f = &s->faults;
 
     switch (off) {
-    case DBG_ID:
-        return DBG_ID_VALUE;
-    case DBG_VERSION:
+    case ARBEL_DBG_ID:
+        return ARBEL_DBG_ID_VALUE;
+    case ARBEL_DBG_VERSION:
         return 1;
-    case DBG_FW_STATE:
+    case ARBEL_DBG_FW_STATE:
         return s->state;
-    case DBG_CMD_COUNT:
+    case ARBEL_DBG_CMD_COUNT:
         return s->cmd_count;
-    case DBG_ICM_PAGES:
+    case ARBEL_DBG_ICM_PAGES:
         return arbel_icm_pages(s);
-    case DBG_FA_PAGES:
+    case ARBEL_DBG_FA_PAGES:
         return s->fa_pages;
-    case DBG_AUX_PAGES:
+    case ARBEL_DBG_AUX_PAGES:
         return s->aux_pages;
-    case DBG_HW_MPTS:
+    case ARBEL_DBG_HW_MPTS:
         return arbel_mpt_hw_count(s);
-    case DBG_ICM_SIZE_HI:
+    case ARBEL_DBG_ICM_SIZE_HI:
         return s->icm_size >> 32;
-    case DBG_ICM_SIZE_LO:
+    case ARBEL_DBG_ICM_SIZE_LO:
         return (uint32_t)s->icm_size;
-    case DBG_LOG_MPT_SZ:
+    case ARBEL_DBG_LOG_MPT_SZ:
         return s->log_mpt_sz;
-    case DBG_MPT_BASE_HI:
+    case ARBEL_DBG_MPT_BASE_HI:
         return s->mpt_base >> 32;
-    case DBG_MPT_BASE_LO:
+    case ARBEL_DBG_MPT_BASE_LO:
         return (uint32_t)s->mpt_base;
-    case DBG_MTT_BASE_HI:
+    case ARBEL_DBG_MTT_BASE_HI:
         return s->mtt_base >> 32;
-    case DBG_MTT_BASE_LO:
+    case ARBEL_DBG_MTT_BASE_LO:
         return (uint32_t)s->mtt_base;
-    case DBG_MTT_END_HI:
+    case ARBEL_DBG_MTT_END_HI:
         return s->mtt_end >> 32;
-    case DBG_MTT_END_LO:
+    case ARBEL_DBG_MTT_END_LO:
         return (uint32_t)s->mtt_end;
-    case DBG_XL_KEY:
+    case ARBEL_DBG_XL_KEY:
         return s->xl_key;
-    case DBG_XL_ACCESS:
+    case ARBEL_DBG_XL_ACCESS:
         return s->xl_access;
-    case DBG_XL_VA_HI:
+    case ARBEL_DBG_XL_VA_HI:
         return s->xl_va >> 32;
-    case DBG_XL_VA_LO:
+    case ARBEL_DBG_XL_VA_LO:
         return (uint32_t)s->xl_va;
-    case DBG_XL_LEN:
+    case ARBEL_DBG_XL_LEN:
         return s->xl_len;
-    case DBG_XL_DIR:
+    case ARBEL_DBG_XL_DIR:
         return s->xl_dir;
-    case DBG_XL_BUF_HI:
+    case ARBEL_DBG_XL_BUF_HI:
         return s->xl_buf >> 32;
-    case DBG_XL_BUF_LO:
+    case ARBEL_DBG_XL_BUF_LO:
         return (uint32_t)s->xl_buf;
-    case DBG_XL_RESULT:
+    case ARBEL_DBG_XL_RESULT:
         return s->xl_result;
-    case DBG_XL_PA_HI:
+    case ARBEL_DBG_XL_PA_HI:
         return s->xl_pa >> 32;
-    case DBG_XL_PA_LO:
+    case ARBEL_DBG_XL_PA_LO:
         return (uint32_t)s->xl_pa;
-    case DBG_XL_INDEX:
+    case ARBEL_DBG_XL_INDEX:
         return s->xl_index;
-    case DBG_XL_COUNT:
+    case ARBEL_DBG_XL_COUNT:
         return s->xl_count;
-    case DBG_FI_FAIL_OPCODE:
+    case ARBEL_DBG_FI_FAIL_OPCODE:
         return f->fail_opcode;
-    case DBG_FI_FAIL_STATUS:
+    case ARBEL_DBG_FI_FAIL_STATUS:
         return f->fail_status;
-    case DBG_FI_FAIL_EVERY:
+    case ARBEL_DBG_FI_FAIL_EVERY:
         return f->fail_every;
-    case DBG_FI_FAILED:
+    case ARBEL_DBG_FI_FAILED:
         return f->failed;
-    case DBG_FI_HOLD_MS:
+    case ARBEL_DBG_FI_HOLD_MS:
         return f->hold_ms;
-    case DBG_FI_HOLD_OPCODE:
+    case ARBEL_DBG_FI_HOLD_OPCODE:
         return f->hold_opcode;
-    case DBG_FI_CORRUPT_OPCODE:
+    case ARBEL_DBG_FI_CORRUPT_OPCODE:
         return f->corrupt_opcode;
-    case DBG_FI_CORRUPT_OFFSET:
+    case ARBEL_DBG_FI_CORRUPT_OFFSET:
         return f->corrupt_offset;
-    case DBG_FI_CORRUPT_LEN:
+    case ARBEL_DBG_FI_CORRUPT_LEN:
         return f->corrupt_len;
-    case DBG_FI_CORRUPT_EVERY:
+    case ARBEL_DBG_FI_CORRUPT_EVERY:
         return f->corrupt_every;
-    case DBG_FI_CORRUPTED:
+    case ARBEL_DBG_FI_CORRUPTED:
         return f->corrupted;
     default:
         return 0;
@@ -326,31 +278,31 @@ void arbel_dbg_write(ArbelState *s, hwaddr off, uint32_t val)
     ArbelFaults *f = &s->faults;
 
     switch (off) {
-    case DBG_XL_KEY:
+    case ARBEL_DBG_XL_KEY:
         s->xl_key = val;
         break;
-    case DBG_XL_ACCESS:
+    case ARBEL_DBG_XL_ACCESS:
         s->xl_access = val;
         break;
-    case DBG_XL_VA_HI:
+    case ARBEL_DBG_XL_VA_HI:
         s->xl_va = deposit64(s->xl_va, 32, 32, val);
         break;
-    case DBG_XL_VA_LO:
+    case ARBEL_DBG_XL_VA_LO:
         s->xl_va = deposit64(s->xl_va, 0, 32, val);
         break;
-    case DBG_XL_LEN:
+    case ARBEL_DBG_XL_LEN:
         s->xl_len = val;
         break;
-    case DBG_XL_DIR:
+    case ARBEL_DBG_XL_DIR:
         s->xl_dir = val;
         break;
-    case DBG_XL_BUF_HI:
+    case ARBEL_DBG_XL_BUF_HI:
         s->xl_buf = deposit64(s->xl_buf, 32, 32, val);
         break;
-    case DBG_XL_BUF_LO:
+    case ARBEL_DBG_XL_BUF_LO:
         s->xl_buf = deposit64(s->xl_buf, 0, 32, val);
         break;
-    case DBG_XL_GO:
+    case ARBEL_DBG_XL_GO:
         if (val & 1) {
             s->xl_pa = 0;
             s->xl_index = 0;
@@ -359,38 +311,38 @@ void arbel_dbg_write(ArbelState *s, hwaddr off, uint32_t val)
             arbel_trace_xlate(s);
         }
         break;
-    case DBG_FI_FAIL_OPCODE:
+    case ARBEL_DBG_FI_FAIL_OPCODE:
         f->fail_opcode = val;
         f->fail_seen = 0;
         break;
-    case DBG_FI_FAIL_STATUS:
+    case ARBEL_DBG_FI_FAIL_STATUS:
         f->fail_status = val;
         break;
-    case DBG_FI_FAIL_EVERY:
+    case ARBEL_DBG_FI_FAIL_EVERY:
         f->fail_every = val;
         f->fail_seen = 0;
         break;
-    case DBG_FI_HOLD_MS:
+    case ARBEL_DBG_FI_HOLD_MS:
         f->hold_ms = val;
         break;
-    case DBG_FI_HOLD_OPCODE:
+    case ARBEL_DBG_FI_HOLD_OPCODE:
         f->hold_opcode = val;
         break;
-    case DBG_FI_CORRUPT_OPCODE:
+    case ARBEL_DBG_FI_CORRUPT_OPCODE:
         f->corrupt_opcode = val;
         f->corrupt_seen = 0;
         break;
-    case DBG_FI_CORRUPT_OFFSET:
+    case ARBEL_DBG_FI_CORRUPT_OFFSET:
         f->corrupt_offset = val;
         break;
-    case DBG_FI_CORRUPT_LEN:
+    case ARBEL_DBG_FI_CORRUPT_LEN:
         f->corrupt_len = val;
         break;
-    case DBG_FI_CORRUPT_EVERY:
+    case ARBEL_DBG_FI_CORRUPT_EVERY:
         f->corrupt_every = val;
         f->corrupt_seen = 0;
         break;
-    case DBG_FI_CLEAR:
+    case ARBEL_DBG_FI_CLEAR:
         if (val & 1) {
             uint32_t failed = f->failed, corrupted = f->corrupted;
 

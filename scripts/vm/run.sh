@@ -128,6 +128,12 @@ sq() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 	printf 'INTERACTIVE=%s\n' "$(sq "$VM_SHELL")"
 } >"$stage/opt/arbel/config"
 [ -z "$MODULE" ] || cp "$MODULE" "$stage/opt/arbel/arbel.ko"
+# the tests' Python library and data files (tests/pylib/arbeltest/paths.py)
+cp -a "$REPO/tests/pylib" "$stage/opt/arbel/pylib"
+find "$stage/opt/arbel/pylib" -name __pycache__ -prune -exec rm -rf {} +
+mkdir -p "$stage/opt/arbel/share"
+cp "$REPO/tests/data/arbelprm_mpt_st.txt" "$REPO/qemu/arbel-dbgwin.h" \
+	"$stage/opt/arbel/share/"
 GUEST_BIN=${GUEST_BIN:-$REPO/build/guest-bin}
 if [ -d "$GUEST_BIN" ]; then
 	cp -a "$GUEST_BIN/." "$stage/opt/arbel/bin/"

@@ -1,0 +1,89 @@
+/*
+ * arbel-stub: the debug register window, as tests see it.
+ *
+ * This header is owned by the stub and is the one register map of the
+ * window: the stub's C files, the C test library (tests/lib) and the
+ * Python tests (tests/pylib/arbeltest/dbgwin.py, which reads the
+ * "#define ARBEL_... value" lines of this file) all use it.  Keep it plain:
+ * only "#define NAME value" lines with integer values, no includes.
+ *
+ * The window is a 4 KiB page at BAR0 + ARBEL_DBG_BASE, unused by the real
+ * device.  The driver never touches it; tests reach it through sysfs
+ * resource0.  Registers are big-endian 32-bit like the rest of BAR0.  The
+ * layout is documented in Documentation/arbel-stub.rst.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef ARBEL_DBGWIN_H
+#define ARBEL_DBGWIN_H                  #define ARBEL_DBG_BASE              0xc0000 /* in BAR0 */
+#define ARBEL_DBG_SIZE                  0x1000 /* Debug window registers (offsets inside the window) */
+#define ARBEL_DBG_ID                    0x000 /* RO 'ARBD' */
+#define ARBEL_DBG_VERSION               0x004 /* RO 1 */
+#define ARBEL_DBG_FW_STATE              0x008 /* RO 0 reset, 1 running, 2 init */
+#define ARBEL_DBG_CMD_COUNT             0x00c /* RO commands executed */
+#define ARBEL_DBG_ICM_PAGES             0x010 /* RO mapped ICM 4K pages */
+#define ARBEL_DBG_FA_PAGES              0x014 /* RO mapped FA 4K pages */
+#define ARBEL_DBG_AUX_PAGES             0x018 /* RO mapped aux ICM 4K pages */
+#define ARBEL_DBG_HW_MPTS               0x01c /* RO hardware-owned MPT entries */
+#define ARBEL_DBG_ICM_SIZE_HI           0x020 /* RO SET_ICM_SIZE value */
+#define ARBEL_DBG_ICM_SIZE_LO           0x024
+#define ARBEL_DBG_LOG_MPT_SZ            0x028 /* RO from INIT_HCA */
+#define ARBEL_DBG_MPT_BASE_HI           0x030 /* RO from INIT_HCA */
+#define ARBEL_DBG_MPT_BASE_LO           0x034
+#define ARBEL_DBG_MTT_BASE_HI           0x038 /* RO from INIT_HCA */
+#define ARBEL_DBG_MTT_BASE_LO           0x03c
+#define ARBEL_DBG_MTT_END_HI            0x040 /* RO end of the MTT area */
+#define ARBEL_DBG_MTT_END_LO            0x044
+
+#define ARBEL_DBG_XL_KEY                0x100 /* RW key (lkey/rkey form) */
+#define ARBEL_DBG_XL_ACCESS             0x104 /* RW ARBEL_XL_ACC_* */
+#define ARBEL_DBG_XL_VA_HI              0x108 /* RW virtual address */
+#define ARBEL_DBG_XL_VA_LO              0x10c
+#define ARBEL_DBG_XL_LEN                0x110 /* RW length in bytes */
+#define ARBEL_DBG_XL_DIR                0x114 /* RW 0 region->buf, 1 buf->region */
+#define ARBEL_DBG_XL_BUF_HI             0x118 /* RW guest-physical buffer */
+#define ARBEL_DBG_XL_BUF_LO             0x11c
+#define ARBEL_DBG_XL_GO                 0x120 /* WO write 1: run */
+#define ARBEL_DBG_XL_RESULT             0x124 /* RO ARBEL_XL_* result code */
+#define ARBEL_DBG_XL_PA_HI              0x128 /* RO PA of the first byte */
+#define ARBEL_DBG_XL_PA_LO              0x12c
+#define ARBEL_DBG_XL_INDEX              0x130 /* RO MPT slot used */
+#define ARBEL_DBG_XL_COUNT              0x134 /* RO translations run */
+
+#define ARBEL_DBG_FI_FAIL_OPCODE        0x200 /* RW 0 = off */
+#define ARBEL_DBG_FI_FAIL_STATUS        0x204 /* RW */
+#define ARBEL_DBG_FI_FAIL_EVERY         0x208 /* RW 0 = next matching only */
+#define ARBEL_DBG_FI_FAILED             0x20c /* RO failures injected */
+#define ARBEL_DBG_FI_HOLD_MS            0x210 /* RW 0 off, 0xffffffff forever */
+#define ARBEL_DBG_FI_HOLD_OPCODE        0x214 /* RW 0 = any */
+#define ARBEL_DBG_FI_CORRUPT_OPCODE     0x220 /* RW 0 = off */
+#define ARBEL_DBG_FI_CORRUPT_OFFSET     0x224 /* RW */
+#define ARBEL_DBG_FI_CORRUPT_LEN        0x228 /* RW bytes XORed with 0xff */
+#define ARBEL_DBG_FI_CORRUPT_EVERY      0x22c /* RW 0 = next matching only */
+#define ARBEL_DBG_FI_CORRUPTED          0x230 /* RO outboxes corrupted */
+#define ARBEL_DBG_FI_CLEAR              0x23c /* WO write 1: all faults off */
+
+#define ARBEL_DBG_ID_VALUE              0x41524244 /* Translation engine result codes (ARBEL_DBG_XL_RESULT) */
+#define ARBEL_XL_OK                     0
+#define ARBEL_XL_NOT_RUNNING            1
+#define ARBEL_XL_BAD_REQUEST            2
+#define ARBEL_XL_MPT_UNMAPPED           3
+#define ARBEL_XL_SW_OWNED               4
+#define ARBEL_XL_KEY_MISMATCH           5
+#define ARBEL_XL_NOT_REGION             6
+#define ARBEL_XL_ACCESS                 7
+#define ARBEL_XL_RANGE                  8
+#define ARBEL_XL_MTT_RANGE              9
+#define ARBEL_XL_MTT_UNMAPPED           10
+#define ARBEL_XL_MTT_NOT_PRESENT        11
+#define ARBEL_XL_DMA_ERROR              12
+#define ARBEL_XL_IDLE                   0xff /* Translation engine access types (ARBEL_DBG_XL_ACCESS) */
+#define ARBEL_XL_ACC_LOCAL_READ         1
+#define ARBEL_XL_ACC_LOCAL_WRITE        2
+#define ARBEL_XL_ACC_REMOTE_READ        3
+#define ARBEL_XL_ACC_REMOTE_WRITE       4
+#define ARBEL_XL_ACC_ATOMIC             5 /* Longest translation one request may move, in bytes (1 MiB) */
+#define ARBEL_XL_MAX_LEN                0x100000
+
+#endif /* ARBEL_DBGWIN_H */

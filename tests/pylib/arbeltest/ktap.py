@@ -1,0 +1,186 @@
+# SPDX-License-Identifier: GPL-2.0
+"""KTAP output and parsing: the one result format of every test stage.
+
+Writing follows the kernel's KTAP v1 (Documentation/dev-tools/ktap.rst) the
+way kselftest.h prints it: a version line, one result line per test
+("ok N name", "not ok N name", "ok N name # SKIP why"), diagnostics as
+"# " lines, and the plan "1..N" -- printed last when the number of tests is
+not known up front, as TAP allows.
+
+Parsing counts the *leaves*: a result line whose test had subtests
+(indented lines before it, as KUnit prints suites) is not counted itself,
+its subtests are.  A skip is counted as a skip, never as a pass.
+"""
+
+import re
+import sys
+import unittest
+
+RESULT_RE = re.compile(
+    r'^(?P<indent>\s*)(?P<not>not )?ok (?P<num>\d+)(?: -)?\s*(?P<name>[^#]*?)\s*'
+    r'(?:#\s*(?P<directive>\S+)\s*(?P<reason>.*))?$')
+
+
+class Ktap:
+    """A KTAP writer for one test program or stage."""
+
+    def __init__(self, out=None, plan=None):
+        self.out = out if out is not None else sys.stdout
+        self.num = 0
+        self.passed = 0
+        self.failed = 0
+        self.skipped = 0
+        self.plan = plan
+        self._print('KTAP version 1')
+        if plan is not None:
+            self._print(f'1..{plan}')
+
+    def _print(self, line):
+        print(line, file=self.out, flush=True)
+
+    def diag(self, msg):
+        """Print a diagnostic line ("# msg") for every line of msg."""
+        for line in str(msg).splitlines() or ['']:
+            self._print(f'# {line}')
+
+    @staticmethod
+    def _clean(name):
+        # '#' would start a directive; newlines would end the line
+        return ' '.join(str(name).replace('#', '').split())
+
+    def ok(self, name):
+        """Report a passed test."""
+        self.num += 1
+        self.passed += 1
+        self._print(f'ok {self.num} {self._clean(name)}')
+        return True
+
+    def fail(self, name, detail=''):
+        """Report a failed test, with detail as diagnostics."""
+        self.num += 1
+        self.failed += 1
+        if detail:
+            self.diag(f'{self._clean(name)}: {detail}')
+        self._print(f'not ok {self.num} {self._clean(name)}')
+        return False
+
+    def skip(self, name, why):
+        """Report a skipped test: neither passed nor failed."""
+        self.num += 1
+        self.skipped += 1
+        self._print(f'ok {self.num} {self._clean(name)} # SKIP {self._clean(why)}')
+
+    def check(self, cond, name, detail=''):
+        """ok(name) if cond, else fail(name, detail); returns bool(cond)."""
+        if cond:
+            return self.ok(name)
+        return self.fail(name, detail() if callable(detail) else detail)
+
+    def finish(self):
+        """Print the plan if not printed yet; return the exit status."""
+        if self.plan is None:
+            self._print(f'1..{self.num}')
+        elif self.plan != self.num:
+            self.diag(f'planned {self.plan} tests, ran {self.num}')
+            self.failed += 1
+        self.diag(f'passed {self.passed}, failed {self.failed}, '
+                  f'skipped {self.skipped}')
+        return 0 if self.failed == 0 else 1
+
+
+class Summary:
+    """Leaf counts of one KTAP stream."""
+
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+        self.skipped = 0
+        self.failures = []
+        self.skips = []
+
+    @property
+    def total(self):
+        return self.passed + self.failed + self.skipped
+
+
+def parse(lines):
+    """Count the leaf results in KTAP lines (an iterable of str)."""
+    summary = Summary()
+    # depths at which results were seen since the last result at a
+    # shallower depth: a deeper one means the next shallower result is a
+    # parent
+    depths = set()
+    for raw in lines:
+        line = raw.rstrip('\n').expandtabs(8)
+        m = RESULT_RE.match(line)
+        if not m:
+            continue
+        depth = len(m.group('indent'))
+        had_children = any(d > depth for d in depths)
+        depths = {d for d in depths if d <= depth}
+        depths.add(depth)
+        if had_children:
+            continue
+        name = m.group('name').strip()
+        directive = (m.group('directive') or '').upper()
+        if directive == 'SKIP':
+            summary.skipped += 1
+            summary.skips.append(name)
+        elif m.group('not'):
+            summary.failed += 1
+            summary.failures.append(name)
+        else:
+            summary.passed += 1
+    return summary
+
+
+class _KtapResult(unittest.TestResult):
+    def __init__(self, ktap):
+        super().__init__()
+        self.ktap = ktap
+
+    @staticmethod
+    def _name(test):
+        return test.id().split('.', 1)[-1]
+
+    def addSuccess(self, test):
+        super().addSuccess(test)
+        self.ktap.ok(self._name(test))
+
+    def addFailure(self, test, err):
+        super().addFailure(test, err)
+        self.ktap.fail(self._name(test), self._exc_info_to_string(err, test))
+
+    def addError(self, test, err):
+        super().addError(test, err)
+        self.ktap.fail(self._name(test), self._exc_info_to_string(err, test))
+
+    def addSkip(self, test, reason):
+        super().addSkip(test, reason)
+        self.ktap.skip(self._name(test), reason)
+
+    def addExpectedFailure(self, test, err):
+        super().addExpectedFailure(test, err)
+        self.ktap.fail(self._name(test), 'expected failure: not allowed here')
+
+    def addUnexpectedSuccess(self, test):
+        super().addUnexpectedSuccess(test)
+        self.ktap.fail(self._name(test), 'unexpected success')
+
+    def addSubTest(self, test, subtest, err):
+        super().addSubTest(test, subtest, err)
+        name = self._name(subtest)
+        if err is None:
+            self.ktap.ok(name)
+        else:
+            self.ktap.fail(name, self._exc_info_to_string(err, subtest))
+
+
+def run_unittest(suite, ktap=None):
+    """Run a unittest suite, one KTAP line per test (and per subTest).
+
+    Returns the Ktap writer (call finish() on it for the plan and status).
+    """
+    ktap = ktap or Ktap()
+    suite.run(_KtapResult(ktap))
+    return ktap

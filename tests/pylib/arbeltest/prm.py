@@ -113,12 +113,6 @@ def mtt_address(fields):
     return (fields['mtt_adr_h'] << 32) | (fields['mtt_adr_l'] << 3)
 
 
-def mem_key(fields):
-    """The key as verbs see it: the PRM stores {key[7:0], key[31:8]}."""
-    k = fields['mem_key']
-    return ((k << 8) | (k >> 24)) & 0xffffffff
-
-
 def reserved_nonzero(fields):
     """Names of reserved fields that are not zero."""
     return [n for n, v in fields.items() if n.startswith('reserved') and v]

@@ -16,8 +16,13 @@
  */
 
 #ifndef ARBEL_DBGWIN_H
-#define ARBEL_DBGWIN_H                  #define ARBEL_DBG_BASE              0xc0000 /* in BAR0 */
-#define ARBEL_DBG_SIZE                  0x1000 /* Debug window registers (offsets inside the window) */
+#define ARBEL_DBGWIN_H
+
+/* Where the window is */
+#define ARBEL_DBG_BASE                  0xc0000 /* in BAR0 */
+#define ARBEL_DBG_SIZE                  0x1000
+
+/* Debug window registers (offsets inside the window) */
 #define ARBEL_DBG_ID                    0x000 /* RO 'ARBD' */
 #define ARBEL_DBG_VERSION               0x004 /* RO 1 */
 #define ARBEL_DBG_FW_STATE              0x008 /* RO 0 reset, 1 running, 2 init */
@@ -64,7 +69,10 @@
 #define ARBEL_DBG_FI_CORRUPTED          0x230 /* RO outboxes corrupted */
 #define ARBEL_DBG_FI_CLEAR              0x23c /* WO write 1: all faults off */
 
-#define ARBEL_DBG_ID_VALUE              0x41524244 /* Translation engine result codes (ARBEL_DBG_XL_RESULT) */
+/* Value of ARBEL_DBG_ID: "ARBD" */
+#define ARBEL_DBG_ID_VALUE              0x41524244
+
+/* Translation engine result codes (ARBEL_DBG_XL_RESULT) */
 #define ARBEL_XL_OK                     0
 #define ARBEL_XL_NOT_RUNNING            1
 #define ARBEL_XL_BAD_REQUEST            2
@@ -78,12 +86,20 @@
 #define ARBEL_XL_MTT_UNMAPPED           10
 #define ARBEL_XL_MTT_NOT_PRESENT        11
 #define ARBEL_XL_DMA_ERROR              12
-#define ARBEL_XL_IDLE                   0xff /* Translation engine access types (ARBEL_DBG_XL_ACCESS) */
+#define ARBEL_XL_IDLE                   0xff
+
+/* Translation engine access types (ARBEL_DBG_XL_ACCESS) */
 #define ARBEL_XL_ACC_LOCAL_READ         1
 #define ARBEL_XL_ACC_LOCAL_WRITE        2
 #define ARBEL_XL_ACC_REMOTE_READ        3
 #define ARBEL_XL_ACC_REMOTE_WRITE       4
-#define ARBEL_XL_ACC_ATOMIC             5 /* Longest translation one request may move, in bytes (1 MiB) */
+#define ARBEL_XL_ACC_ATOMIC             5
+
+/* Translation engine directions (ARBEL_DBG_XL_DIR) */
+#define ARBEL_XL_DIR_TO_BUF             0 /* region -> buffer (a read) */
+#define ARBEL_XL_DIR_TO_REGION          1 /* buffer -> region (a write) */
+
+/* Longest translation one request may move, in bytes (1 MiB) */
 #define ARBEL_XL_MAX_LEN                0x100000
 
 #endif /* ARBEL_DBGWIN_H */

@@ -61,7 +61,7 @@ static uint32_t arbel_xlate(ArbelState *s)
     if (s->state != FW_HCA_INIT) {
         return ARBEL_XL_NOT_RUNNING;
     }
-    if (!len || len > ARBEL_XL_MAX_LEN || s->xl_dir > 1 || !right) {
+    if (!len || len > ARBEL_XL_MAX_LEN || s->xl_dir > ARBEL_XL_DIR_TO_REGION || !right) {
         return ARBEL_XL_BAD_REQUEST;
     }
     if (s->xl_access == ARBEL_XL_ACC_ATOMIC && (len != 8 || (va & 7))) {
@@ -152,7 +152,7 @@ static uint32_t arbel_xlate(ArbelState *s)
 
     /* move the bytes */
     bounce = g_malloc(len);
-    if (s->xl_dir == 0) {
+    if (s->xl_dir == ARBEL_XL_DIR_TO_BUF) {
         for (i = 0, pos = 0; i < segs->len; i++) {
             ArbelSeg *sg = &g_array_index(segs, ArbelSeg, i);
 

@@ -95,7 +95,7 @@
 struct flow_ctx {
 	struct pci_dev *pdev;
 	struct arbel_dev *adev;
-	struct arbel_cmd *cmd;
+	struct arbel_cmd_transport *cmd;
 	void __iomem *dbg;
 	/* hold-go case: wait for the held command, then un-fail the device */
 	bool held;
@@ -135,7 +135,7 @@ static int run_nop(struct flow_ctx *c)
 	return arbel_cmd_exec(c->cmd, 0, NULL, 0, 0, OP_NOP);
 }
 
-static u64 stats_total_n(struct arbel_cmd *cmd)
+static u64 stats_total_n(struct arbel_cmd_transport *cmd)
 {
 	u64 n = 0;
 	int i;
@@ -262,7 +262,7 @@ static int flow_init(struct kunit *test)
 			  dbg_rd(c, DBG_ID));
 		return -ENODEV;
 	}
-	if (c->cmd->failed) {
+	if (arbel_cmd_failed(c->cmd)) {
 		kunit_err(test, "the transport is marked failed\n");
 		return -EIO;
 	}
@@ -615,7 +615,7 @@ static void cmd_flow_hold_timeout(struct kunit *test)
 	ms = div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC);
 	KUNIT_EXPECT_GE(test, ms, 50);
 	KUNIT_EXPECT_LT(test, ms, 2000);
-	KUNIT_EXPECT_TRUE(test, c->cmd->failed);
+	KUNIT_EXPECT_TRUE(test, arbel_cmd_failed(c->cmd));
 	/* The stub still holds the NOP. */
 	KUNIT_EXPECT_TRUE(test, ioread32be(c->adev->dcs + T_HCR_CTRL) &
 				T_HCR_GO);
@@ -649,7 +649,7 @@ static void cmd_flow_hold_completes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, run_nop(c), 0);
 	ms = div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC);
 	KUNIT_EXPECT_GE(test, ms, 150);
-	KUNIT_EXPECT_FALSE(test, c->cmd->failed);
+	KUNIT_EXPECT_FALSE(test, arbel_cmd_failed(c->cmd));
 	/* Only NOPs are held. */
 	dbg_wr(c, DBG_FI_HOLD_MS, 2000);
 	t0 = ktime_get_ns();

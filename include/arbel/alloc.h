@@ -30,9 +30,6 @@ void arbel_keys_destroy(struct arbel_keys *keys);
 int arbel_key_alloc(struct arbel_keys *keys, u32 *key);
 void arbel_key_free(struct arbel_keys *keys, u32 key);
 
-/* MTT entries are handed out in segments of this many entries. */
-#define ARBEL_MTT_SEG_ENTRIES		8
-
 /**
  * struct arbel_mtt_pool - free MTT entries of the MTT table
  * @pool: first-fit allocator over the table, one bit per segment; its

@@ -9,9 +9,10 @@
  * Fields are given as a dword index plus a GENMASK() inside that dword, in
  * the host's view after be32_to_cpu(); use FIELD_PREP()/FIELD_GET().
  *
- * Sources: the PRM struct arbelprm_mpt_st and the facts collected in the
- * project's spec notes (arbel-prm-notes.md), which name the files each
- * fact comes from.
+ * Where each fact comes from (the PRM struct, or the mthca or iPXE file
+ * that shows it) is in Documentation/arbel-hw.rst; the MPT entry follows
+ * the PRM's struct arbelprm_mpt_st, a copy of which is in
+ * tests/data/arbelprm_mpt_st.txt.
  */
 #ifndef _ARBEL_PRM_H
 #define _ARBEL_PRM_H
@@ -317,27 +318,30 @@ enum arbel_status {
 #define ARBEL_MPT_RAE			BIT(28)	/* remote access enable */
 #define ARBEL_MPT_DW3_RSVD		(BIT(24) | GENMASK(31, 29))
 
-/* Dwords 4..13 */
-#define ARBEL_MPT_DW_START_H		4
-#define ARBEL_MPT_DW_START_L		5
-#define ARBEL_MPT_DW_LEN_H		6
-#define ARBEL_MPT_DW_LEN_L		7
+/*
+ * 64-bit fields span two dwords, the high half first; the index is that
+ * of the high dword.
+ */
+#define ARBEL_MPT_DW_START		4	/* dwords 4-5 */
+#define ARBEL_MPT_DW_LENGTH		6	/* dwords 6-7 */
+
+/* Dwords 8..10 */
 #define ARBEL_MPT_DW_LKEY		8	/* must be 0 for SW2HW_MPT */
 #define ARBEL_MPT_DW_WIN_CNT		9
 #define ARBEL_MPT_DW_RSVD5		10
-#define ARBEL_MPT_DW_MTT_H		11
-#define ARBEL_MPT_MTT_ADR_H		GENMASK(5, 0)	/* MTT address 37:32 */
-#define ARBEL_MPT_DW11_RSVD		GENMASK(31, 6)
-#define ARBEL_MPT_DW_MTT_L		12
-#define ARBEL_MPT_MTT_ADR_L		GENMASK(31, 3)	/* MTT address 31:3 */
-#define ARBEL_MPT_DW12_RSVD		GENMASK(2, 0)
+
+/*
+ * Dwords 11-12: the MTT address, a 64-bit field like the ones above.  It
+ * holds address bits 37:3 in place (the PRM's mtt_adr_h is bits 37:32,
+ * mtt_adr_l bits 31:3), so the address is 8-byte aligned and below 2^38;
+ * every other bit is reserved.
+ */
+#define ARBEL_MPT_DW_MTT_ADDR		11	/* dwords 11-12 */
+#define ARBEL_MPT_MTT_ADDR		GENMASK_ULL(37, 3)
+
 #define ARBEL_MPT_DW_MTT_SZ		13
 #define ARBEL_MPT_DW_RSVD8_0		14
 #define ARBEL_MPT_DW_RSVD8_1		15
-
-/* The MTT address is a 38-bit, 8-byte aligned ICM virtual address. */
-#define ARBEL_MPT_MTT_ADDR_BITS		38
-#define ARBEL_MPT_MTT_ADDR_ALIGN	8
 
 /* 24-bit fields */
 #define ARBEL_PD_LIMIT			BIT(24)
@@ -357,6 +361,12 @@ enum arbel_status {
 #define ARBEL_MTT_PRESENT		BIT_ULL(0)
 #define ARBEL_MTT_ADDR			GENMASK_ULL(63, 12)
 #define ARBEL_MTT_RSVD			GENMASK_ULL(11, 1)
+
+/*
+ * MTT entries are handed out in segments of this many entries (64 bytes);
+ * QUERY_DEV_LIM counts the MTT table's capacity in such segments.
+ */
+#define ARBEL_MTT_SEG_ENTRIES		8
 
 /* WRITE_MTT mailbox: target address, a reserved qword, then entries. */
 #define ARBEL_WRITE_MTT_HDR_QWORDS	2

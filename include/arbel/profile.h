@@ -6,7 +6,10 @@
 #ifndef _ARBEL_PROFILE_H
 #define _ARBEL_PROFILE_H
 
+#include <linux/log2.h>
+#include <linux/minmax.h>
 #include <linux/types.h>
+#include <arbel/prm.h>
 
 /**
  * struct arbel_dev_lim - what QUERY_DEV_LIM reports (log fields are log2)
@@ -127,8 +130,30 @@ struct arbel_icm_layout {
 #define ARBEL_PROFILE_MAX_LOG_MPTS	24
 #define ARBEL_PROFILE_MAX_LOG_MTTS	31
 
-/* QUERY_DEV_LIM counts MTT segments of 64 bytes: 8 entries each. */
-#define ARBEL_LOG_MTTS_PER_SEG		3
+/**
+ * arbel_profile_max_log_mpts() - largest MPT table the driver lays out
+ * @lim: the device limits
+ *
+ * Return: log2 of the MPT entries, the device's limit capped at
+ * %ARBEL_PROFILE_MAX_LOG_MPTS.
+ */
+static inline u8 arbel_profile_max_log_mpts(const struct arbel_dev_lim *lim)
+{
+	return min_t(u8, lim->log_max_mpts, ARBEL_PROFILE_MAX_LOG_MPTS);
+}
+
+/**
+ * arbel_profile_max_log_mtts() - largest MTT table the driver lays out
+ * @lim: the device limits; they count MTT segments
+ *
+ * Return: log2 of the MTT entries, the device's limit capped at
+ * %ARBEL_PROFILE_MAX_LOG_MTTS.
+ */
+static inline u8 arbel_profile_max_log_mtts(const struct arbel_dev_lim *lim)
+{
+	return min_t(u8, lim->log_max_mtt_segs + ilog2(ARBEL_MTT_SEG_ENTRIES),
+		     ARBEL_PROFILE_MAX_LOG_MTTS);
+}
 
 int arbel_icm_profile(const struct arbel_dev_lim *lim, u8 log_num_mpts,
 		      u8 log_num_mtts, u32 page_size,

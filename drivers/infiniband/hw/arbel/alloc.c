@@ -9,7 +9,7 @@
  * in the last 2^32 / num_mpts uses: a stale lkey or rkey held by anyone
  * no longer matches the MPT and the HCA refuses it.
  *
- * MTT: the MTT table is handed out in segments of 8 entries (64 bytes, a
+ * MTT: the MTT table is handed out in segments of ARBEL_MTT_SEG_ENTRIES (8 entries, 64 bytes, a
  * cache line) by the kernel's genalloc, first fit.  The firmware-reserved
  * entries are rounded up to a whole segment and never handed out.
  */
@@ -21,6 +21,7 @@
 
 #include <arbel/alloc.h>
 #include <arbel/mpt.h>
+#include <arbel/prm.h>
 
 /**
  * arbel_keys_init() - set up the key allocator

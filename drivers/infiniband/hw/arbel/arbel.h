@@ -48,7 +48,7 @@ struct arbel_dev {
 	struct ib_device ibdev;
 	struct pci_dev *pdev;
 	void __iomem *dcs;
-	struct arbel_cmd cmd;
+	struct arbel_cmd_transport cmd;
 	struct arbel_fw_info fw;
 	struct arbel_dev_lim lim;
 	struct arbel_icm_layout layout;

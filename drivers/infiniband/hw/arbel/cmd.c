@@ -38,7 +38,7 @@ static const u16 arbel_cmd_tracked[ARBEL_CMD_NR_TRACKED] = {
 	ARBEL_CMD_NOP, ARBEL_CMD_MAD_IFC,
 };
 
-static struct arbel_cmd_stats *arbel_cmd_stats(struct arbel_cmd *cmd,
+static struct arbel_cmd_stats *arbel_cmd_stats(struct arbel_cmd_transport *cmd,
 					       u16 opcode)
 {
 	int i;
@@ -59,7 +59,7 @@ static struct arbel_cmd_stats *arbel_cmd_stats(struct arbel_cmd *cmd,
  * Context: process.
  * Return: 0 or -ENOMEM.
  */
-int arbel_cmd_init(struct arbel_cmd *cmd, struct device *dev,
+int arbel_cmd_init(struct arbel_cmd_transport *cmd, struct device *dev,
 		   void __iomem *hcr, unsigned int timeout_ms)
 {
 	cmd->dev = dev;
@@ -81,7 +81,7 @@ int arbel_cmd_init(struct arbel_cmd *cmd, struct device *dev,
  *
  * Context: process; every mailbox must have been freed.
  */
-void arbel_cmd_cleanup(struct arbel_cmd *cmd)
+void arbel_cmd_cleanup(struct arbel_cmd_transport *cmd)
 {
 	debugfs_remove_recursive(cmd->debugfs);
 	cmd->debugfs = NULL;
@@ -96,7 +96,7 @@ void arbel_cmd_cleanup(struct arbel_cmd *cmd)
  * Context: process.
  * Return: the mailbox or ERR_PTR(-ENOMEM).
  */
-struct arbel_mailbox *arbel_mailbox_alloc(struct arbel_cmd *cmd)
+struct arbel_mailbox *arbel_mailbox_alloc(struct arbel_cmd_transport *cmd)
 {
 	struct arbel_mailbox *mbox;
 
@@ -118,7 +118,8 @@ struct arbel_mailbox *arbel_mailbox_alloc(struct arbel_cmd *cmd)
  *
  * Context: process.
  */
-void arbel_mailbox_free(struct arbel_cmd *cmd, struct arbel_mailbox *mbox)
+void arbel_mailbox_free(struct arbel_cmd_transport *cmd,
+			struct arbel_mailbox *mbox)
 {
 	if (IS_ERR_OR_NULL(mbox))
 		return;
@@ -126,12 +127,12 @@ void arbel_mailbox_free(struct arbel_cmd *cmd, struct arbel_mailbox *mbox)
 	kfree(mbox);
 }
 
-static u32 arbel_hcr_ctrl(struct arbel_cmd *cmd)
+static u32 arbel_hcr_ctrl(struct arbel_cmd_transport *cmd)
 {
 	return ioread32be(cmd->hcr + ARBEL_HCR_CTRL * sizeof(u32));
 }
 
-static int arbel_hcr_wait_go(struct arbel_cmd *cmd, u32 *ctrl)
+static int arbel_hcr_wait_go(struct arbel_cmd_transport *cmd, u32 *ctrl)
 {
 	return read_poll_timeout(arbel_hcr_ctrl, *ctrl,
 				 !(*ctrl & ARBEL_HCR_GO), ARBEL_CMD_POLL_US,
@@ -139,7 +140,7 @@ static int arbel_hcr_wait_go(struct arbel_cmd *cmd, u32 *ctrl)
 }
 
 /* Post one command and wait for it; called with cmd->lock held. */
-static int arbel_cmd_post(struct arbel_cmd *cmd,
+static int arbel_cmd_post(struct arbel_cmd_transport *cmd,
 			  const struct arbel_hcr_cmd *hc, u64 *out_param,
 			  u8 *status)
 {
@@ -181,8 +182,8 @@ timeout:
 	return -ETIMEDOUT;
 }
 
-static void arbel_cmd_account(struct arbel_cmd *cmd, u16 opcode, u8 status,
-			      int err, u64 ns)
+static void arbel_cmd_account(struct arbel_cmd_transport *cmd, u16 opcode,
+			      u8 status, int err, u64 ns)
 {
 	struct arbel_cmd_stats *st = arbel_cmd_stats(cmd, opcode);
 
@@ -198,7 +199,7 @@ static void arbel_cmd_account(struct arbel_cmd *cmd, u16 opcode, u8 status,
 	}
 }
 
-static int arbel_cmd_run(struct arbel_cmd *cmd,
+static int arbel_cmd_run(struct arbel_cmd_transport *cmd,
 			 const struct arbel_hcr_cmd *hc, u64 *out_param)
 {
 	u64 start, ns;
@@ -245,8 +246,8 @@ static int arbel_cmd_run(struct arbel_cmd *cmd,
  * command timed out (the device is then marked failed); -EIO once the
  * device is marked failed.
  */
-int arbel_cmd_exec(struct arbel_cmd *cmd, u64 in_param, u64 *out_param,
-		   u32 in_mod, u8 op_mod, u16 opcode)
+int arbel_cmd_exec(struct arbel_cmd_transport *cmd, u64 in_param,
+		   u64 *out_param, u32 in_mod, u8 op_mod, u16 opcode)
 {
 	struct arbel_hcr_cmd hc = {
 		.in_param = in_param,
@@ -272,9 +273,8 @@ int arbel_cmd_exec(struct arbel_cmd *cmd, u64 in_param, u64 *out_param,
  * Context: process; sleeps.
  * Return: as arbel_cmd_exec().
  */
-int arbel_cmd_box(struct arbel_cmd *cmd, struct arbel_mailbox *in,
-		  struct arbel_mailbox *out, u32 in_mod, u8 op_mod,
-		  u16 opcode)
+int arbel_cmd_box(struct arbel_cmd_transport *cmd, struct arbel_mailbox *in,
+		  struct arbel_mailbox *out, u32 in_mod, u8 op_mod, u16 opcode)
 {
 	struct arbel_hcr_cmd hc = {
 		.in_param = in ? in->dma : 0,
@@ -319,7 +319,8 @@ DEFINE_DEBUGFS_ATTRIBUTE(arbel_stat_errno_fops, arbel_stat_errno_get,
  *
  * Context: process.
  */
-void arbel_cmd_debugfs_init(struct arbel_cmd *cmd, struct dentry *parent)
+void arbel_cmd_debugfs_init(struct arbel_cmd_transport *cmd,
+			    struct dentry *parent)
 {
 	struct dentry *dir;
 	int i;
@@ -342,6 +343,26 @@ void arbel_cmd_debugfs_init(struct arbel_cmd *cmd, struct dentry *parent)
 }
 
 /**
+ * arbel_cmd_failed() - whether a command timed out and the device failed
+ * @cmd: transport state
+ *
+ * Reads the flag under the lock that sets it, so it waits for a command
+ * in flight.  Once set it stays set: the firmware may still own the HCR.
+ *
+ * Context: process; sleeps.
+ * Return: true once a command has timed out.
+ */
+bool arbel_cmd_failed(struct arbel_cmd_transport *cmd)
+{
+	bool failed;
+
+	mutex_lock(&cmd->lock);
+	failed = cmd->failed;
+	mutex_unlock(&cmd->lock);
+	return failed;
+}
+
+/**
  * arbel_cmd_last_status() - firmware status of an opcode's latest command
  * @cmd: transport state
  * @opcode: the command
@@ -352,7 +373,7 @@ void arbel_cmd_debugfs_init(struct arbel_cmd *cmd, struct dentry *parent)
  * Return: the status byte; 0 if it succeeded, did not reach the firmware
  * (a timeout, a failed device) or the opcode is not tracked.
  */
-u8 arbel_cmd_last_status(struct arbel_cmd *cmd, u16 opcode)
+u8 arbel_cmd_last_status(struct arbel_cmd_transport *cmd, u16 opcode)
 {
 	struct arbel_cmd_stats *st = arbel_cmd_stats(cmd, opcode);
 

@@ -43,18 +43,20 @@ struct arbel_cmd_stats {
 #define ARBEL_CMD_NR_TRACKED	22
 
 /**
- * struct arbel_cmd - the HCR of one HCA
+ * struct arbel_cmd_transport - how one HCA takes firmware commands: its
+ *	HCR, mailboxes, timeout, failed state and statistics
  * @dev: the device, for DMA and messages
  * @hcr: the mapped HCR (BAR0 + 0x80680)
  * @lock: serialises commands: one in flight at a time (polling mode); also
  *	  protects @stats and @failed
  * @pool: 4 KiB mailboxes
  * @timeout_ms: how long one command may take
- * @failed: a command timed out; every later command fails with -EIO
+ * @failed: a command timed out; every later command fails with -EIO.
+ *	    Read it with arbel_cmd_failed().
  * @stats: per tracked opcode
  * @debugfs: the "commands" directory
  */
-struct arbel_cmd {
+struct arbel_cmd_transport {
 	struct device *dev;
 	void __iomem *hcr;
 	struct mutex lock;	/* one command at a time; @stats, @failed */
@@ -65,19 +67,21 @@ struct arbel_cmd {
 	struct dentry *debugfs;
 };
 
-int arbel_cmd_init(struct arbel_cmd *cmd, struct device *dev,
+int arbel_cmd_init(struct arbel_cmd_transport *cmd, struct device *dev,
 		   void __iomem *hcr, unsigned int timeout_ms);
-void arbel_cmd_cleanup(struct arbel_cmd *cmd);
-void arbel_cmd_debugfs_init(struct arbel_cmd *cmd, struct dentry *parent);
+void arbel_cmd_cleanup(struct arbel_cmd_transport *cmd);
+void arbel_cmd_debugfs_init(struct arbel_cmd_transport *cmd,
+			    struct dentry *parent);
 
-struct arbel_mailbox *arbel_mailbox_alloc(struct arbel_cmd *cmd);
-void arbel_mailbox_free(struct arbel_cmd *cmd, struct arbel_mailbox *mbox);
+struct arbel_mailbox *arbel_mailbox_alloc(struct arbel_cmd_transport *cmd);
+void arbel_mailbox_free(struct arbel_cmd_transport *cmd,
+			struct arbel_mailbox *mbox);
 
-int arbel_cmd_exec(struct arbel_cmd *cmd, u64 in_param, u64 *out_param,
-		   u32 in_mod, u8 op_mod, u16 opcode);
-u8 arbel_cmd_last_status(struct arbel_cmd *cmd, u16 opcode);
-int arbel_cmd_box(struct arbel_cmd *cmd, struct arbel_mailbox *in,
-		  struct arbel_mailbox *out, u32 in_mod, u8 op_mod,
-		  u16 opcode);
+int arbel_cmd_exec(struct arbel_cmd_transport *cmd, u64 in_param,
+		   u64 *out_param, u32 in_mod, u8 op_mod, u16 opcode);
+bool arbel_cmd_failed(struct arbel_cmd_transport *cmd);
+u8 arbel_cmd_last_status(struct arbel_cmd_transport *cmd, u16 opcode);
+int arbel_cmd_box(struct arbel_cmd_transport *cmd, struct arbel_mailbox *in,
+		  struct arbel_mailbox *out, u32 in_mod, u8 op_mod, u16 opcode);
 
 #endif /* _ARBEL_CMD_H */

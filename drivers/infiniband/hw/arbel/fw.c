@@ -50,7 +50,7 @@ static void mb_put_u64(struct arbel_mailbox *mb, unsigned int off, u64 v)
 }
 
 /* Run a command whose only output is an outbox. */
-static struct arbel_mailbox *arbel_fw_query(struct arbel_cmd *cmd,
+static struct arbel_mailbox *arbel_fw_query(struct arbel_cmd_transport *cmd,
 					    u16 opcode)
 {
 	struct arbel_mailbox *out;
@@ -75,7 +75,7 @@ static struct arbel_mailbox *arbel_fw_query(struct arbel_cmd *cmd,
  * Context: process.
  * Return: 0 or a negative errno.
  */
-int arbel_fw_query_fw(struct arbel_cmd *cmd, struct arbel_fw_info *fw)
+int arbel_fw_query_fw(struct arbel_cmd_transport *cmd, struct arbel_fw_info *fw)
 {
 	struct arbel_mailbox *out = arbel_fw_query(cmd, ARBEL_CMD_QUERY_FW);
 
@@ -100,7 +100,7 @@ int arbel_fw_query_fw(struct arbel_cmd *cmd, struct arbel_fw_info *fw)
  * Context: process.
  * Return: 0, or a negative errno (-EAGAIN: no attached memory).
  */
-int arbel_fw_enable_lam(struct arbel_cmd *cmd)
+int arbel_fw_enable_lam(struct arbel_cmd_transport *cmd)
 {
 	struct arbel_mailbox *out = arbel_fw_query(cmd, ARBEL_CMD_ENABLE_LAM);
 
@@ -124,7 +124,7 @@ int arbel_fw_enable_lam(struct arbel_cmd *cmd)
  * Context: process.
  * Return: 0 or a negative errno.
  */
-int arbel_fw_map(struct arbel_cmd *cmd, u16 opcode,
+int arbel_fw_map(struct arbel_cmd_transport *cmd, u16 opcode,
 		 const struct arbel_map_chunk *chunks, int n)
 {
 	struct arbel_mailbox *in;
@@ -159,7 +159,7 @@ int arbel_fw_map(struct arbel_cmd *cmd, u16 opcode,
  * Context: process.
  * Return: 0 or a negative errno.
  */
-int arbel_fw_unmap_fa(struct arbel_cmd *cmd)
+int arbel_fw_unmap_fa(struct arbel_cmd_transport *cmd)
 {
 	return arbel_cmd_exec(cmd, 0, NULL, 0, 0, ARBEL_CMD_UNMAP_FA);
 }
@@ -171,7 +171,7 @@ int arbel_fw_unmap_fa(struct arbel_cmd *cmd)
  * Context: process.
  * Return: 0 or a negative errno.
  */
-int arbel_fw_run_fw(struct arbel_cmd *cmd)
+int arbel_fw_run_fw(struct arbel_cmd_transport *cmd)
 {
 	return arbel_cmd_exec(cmd, 0, NULL, 0, 0, ARBEL_CMD_RUN_FW);
 }
@@ -185,7 +185,8 @@ int arbel_fw_run_fw(struct arbel_cmd *cmd)
  * Return: 0, -EIO for a UAR size no 64-bit value holds, or a negative
  * errno from the command.
  */
-int arbel_fw_query_dev_lim(struct arbel_cmd *cmd, struct arbel_dev_lim *lim)
+int arbel_fw_query_dev_lim(struct arbel_cmd_transport *cmd,
+			   struct arbel_dev_lim *lim)
 {
 	struct arbel_mailbox *out;
 	unsigned int log_uar;
@@ -256,7 +257,7 @@ int arbel_fw_query_dev_lim(struct arbel_cmd *cmd, struct arbel_dev_lim *lim)
  * Context: process.
  * Return: 0 or a negative errno.
  */
-int arbel_fw_query_adapter(struct arbel_cmd *cmd, char *board_id,
+int arbel_fw_query_adapter(struct arbel_cmd_transport *cmd, char *board_id,
 			   size_t len)
 {
 	struct arbel_mailbox *out;
@@ -279,7 +280,7 @@ int arbel_fw_query_adapter(struct arbel_cmd *cmd, char *board_id,
  * Context: process.
  * Return: 0 or a negative errno.
  */
-int arbel_fw_set_icm_size(struct arbel_cmd *cmd, u64 icm_size,
+int arbel_fw_set_icm_size(struct arbel_cmd_transport *cmd, u64 icm_size,
 			  u64 *aux_pages)
 {
 	return arbel_cmd_exec(cmd, icm_size, aux_pages, 0, 0,
@@ -293,7 +294,7 @@ int arbel_fw_set_icm_size(struct arbel_cmd *cmd, u64 icm_size,
  * Context: process.
  * Return: 0 or a negative errno.
  */
-int arbel_fw_unmap_icm_aux(struct arbel_cmd *cmd)
+int arbel_fw_unmap_icm_aux(struct arbel_cmd_transport *cmd)
 {
 	return arbel_cmd_exec(cmd, 0, NULL, 0, 0, ARBEL_CMD_UNMAP_ICM_AUX);
 }
@@ -307,7 +308,7 @@ int arbel_fw_unmap_icm_aux(struct arbel_cmd *cmd)
  * Context: process.
  * Return: 0 or a negative errno.
  */
-int arbel_fw_unmap_icm(struct arbel_cmd *cmd, u64 va, u32 pages)
+int arbel_fw_unmap_icm(struct arbel_cmd_transport *cmd, u64 va, u32 pages)
 {
 	return arbel_cmd_exec(cmd, va, NULL, pages, 0, ARBEL_CMD_UNMAP_ICM);
 }
@@ -320,7 +321,7 @@ int arbel_fw_unmap_icm(struct arbel_cmd *cmd, u64 va, u32 pages)
  * Context: process.
  * Return: 0 or a negative errno.
  */
-int arbel_fw_init_hca(struct arbel_cmd *cmd,
+int arbel_fw_init_hca(struct arbel_cmd_transport *cmd,
 		      const struct arbel_icm_layout *layout)
 {
 	const struct arbel_icm_place *t = layout->t;
@@ -367,7 +368,7 @@ int arbel_fw_init_hca(struct arbel_cmd *cmd,
  * Context: process.
  * Return: 0 or a negative errno.
  */
-int arbel_fw_close_hca(struct arbel_cmd *cmd)
+int arbel_fw_close_hca(struct arbel_cmd_transport *cmd)
 {
 	return arbel_cmd_exec(cmd, 0, NULL, 0, 0, ARBEL_CMD_CLOSE_HCA);
 }
@@ -381,7 +382,7 @@ int arbel_fw_close_hca(struct arbel_cmd *cmd)
  * Context: process.
  * Return: 0 or a negative errno.
  */
-int arbel_fw_sw2hw_mpt(struct arbel_cmd *cmd, u32 slot,
+int arbel_fw_sw2hw_mpt(struct arbel_cmd_transport *cmd, u32 slot,
 		       const __be32 entry[ARBEL_MPT_DWORDS])
 {
 	struct arbel_mailbox *in;
@@ -397,8 +398,9 @@ int arbel_fw_sw2hw_mpt(struct arbel_cmd *cmd, u32 slot,
 }
 
 /* A command that returns one 64-byte MPT entry in its outbox. */
-static int arbel_fw_read_mpt(struct arbel_cmd *cmd, u32 slot, u8 op_mod,
-			     u16 opcode, __be32 entry[ARBEL_MPT_DWORDS])
+static int arbel_fw_read_mpt(struct arbel_cmd_transport *cmd, u32 slot,
+			     u8 op_mod, u16 opcode,
+			     __be32 entry[ARBEL_MPT_DWORDS])
 {
 	struct arbel_mailbox *out;
 	int err;
@@ -422,7 +424,7 @@ static int arbel_fw_read_mpt(struct arbel_cmd *cmd, u32 slot, u8 op_mod,
  * Context: process.
  * Return: 0 or a negative errno (-EBUSY: windows are still bound).
  */
-int arbel_fw_hw2sw_mpt(struct arbel_cmd *cmd, u32 slot,
+int arbel_fw_hw2sw_mpt(struct arbel_cmd_transport *cmd, u32 slot,
 		       __be32 entry[ARBEL_MPT_DWORDS])
 {
 	if (!entry)
@@ -442,7 +444,7 @@ int arbel_fw_hw2sw_mpt(struct arbel_cmd *cmd, u32 slot,
  * Context: process.
  * Return: 0 or a negative errno.
  */
-int arbel_fw_query_mpt(struct arbel_cmd *cmd, u32 slot,
+int arbel_fw_query_mpt(struct arbel_cmd_transport *cmd, u32 slot,
 		       __be32 entry[ARBEL_MPT_DWORDS])
 {
 	return arbel_fw_read_mpt(cmd, slot, 0, ARBEL_CMD_QUERY_MPT, entry);
@@ -461,8 +463,8 @@ int arbel_fw_query_mpt(struct arbel_cmd *cmd, u32 slot,
  * Context: process.
  * Return: 0 or a negative errno.
  */
-int arbel_fw_write_mtt(struct arbel_cmd *cmd, struct arbel_mailbox *mbox,
-		       u64 icm_va, u32 n)
+int arbel_fw_write_mtt(struct arbel_cmd_transport *cmd,
+		       struct arbel_mailbox *mbox, u64 icm_va, u32 n)
 {
 	__be64 *q = mbox->buf;
 
@@ -487,8 +489,8 @@ int arbel_fw_write_mtt(struct arbel_cmd *cmd, struct arbel_mailbox *mbox,
  * Context: process.
  * Return: 0 or a negative errno.
  */
-int arbel_fw_mad_ifc(struct arbel_cmd *cmd, u8 port, const void *in_mad,
-		     void *out_mad)
+int arbel_fw_mad_ifc(struct arbel_cmd_transport *cmd, u8 port,
+		     const void *in_mad, void *out_mad)
 {
 	struct arbel_mailbox *in, *out;
 	int err;

@@ -94,7 +94,7 @@ int arbel_hca_reset(struct arbel_dev *adev)
  */
 static void arbel_quiesce_failed(struct arbel_dev *adev)
 {
-	if (!adev->cmd.failed || adev->stopped)
+	if (adev->stopped || !arbel_cmd_failed(&adev->cmd))
 		return;
 	adev->stopped = true;
 	dev_warn(&adev->pdev->dev,
@@ -223,10 +223,8 @@ static int arbel_init_icm(struct arbel_dev *adev, u8 log_num_mpts,
 	if (err)
 		return err;
 
-	max_mpts = min_t(u8, adev->lim.log_max_mpts,
-			 ARBEL_PROFILE_MAX_LOG_MPTS);
-	max_mtts = min_t(u8, adev->lim.log_max_mtt_segs + ARBEL_LOG_MTTS_PER_SEG,
-			 ARBEL_PROFILE_MAX_LOG_MTTS);
+	max_mpts = arbel_profile_max_log_mpts(&adev->lim);
+	max_mtts = arbel_profile_max_log_mtts(&adev->lim);
 	if (log_num_mpts > max_mpts) {
 		dev_info(dev, "log_num_mpt %u lowered to %u\n", log_num_mpts,
 			 max_mpts);

@@ -53,7 +53,7 @@ static void arbel_icm_mem_free(struct device *dev, struct arbel_icm_mem *m)
  * (blocks accepted before the failed command are mapped), then calls
  * arbel_icm_area_free().
  */
-int arbel_icm_area_map(struct arbel_cmd *cmd, struct device *dev,
+int arbel_icm_area_map(struct arbel_cmd_transport *cmd, struct device *dev,
 		       struct arbel_icm_area *area, u64 pages, u16 opcode)
 {
 	u64 left = pages * ARBEL_ICM_PAGE_SIZE;
@@ -235,7 +235,7 @@ void arbel_icm_table_put_range(struct arbel_icm_table *table, u32 first,
  * Return: 0, or a negative errno with nothing left mapped or allocated.
  */
 int arbel_icm_table_init(struct arbel_icm_table *table,
-			 struct arbel_cmd *cmd, struct device *dev,
+			 struct arbel_cmd_transport *cmd, struct device *dev,
 			 const struct arbel_icm_place *place)
 {
 	int err;

@@ -45,7 +45,7 @@ struct arbel_icm_area {
  * @lock: protects @mem and @refcount
  */
 struct arbel_icm_table {
-	struct arbel_cmd *cmd;
+	struct arbel_cmd_transport *cmd;
 	struct device *dev;
 	struct arbel_icm_place place;
 	u32 chunk_size;
@@ -55,13 +55,13 @@ struct arbel_icm_table {
 	struct mutex lock;	/* @mem and @refcount */
 };
 
-int arbel_icm_area_map(struct arbel_cmd *cmd, struct device *dev,
+int arbel_icm_area_map(struct arbel_cmd_transport *cmd, struct device *dev,
 		       struct arbel_icm_area *area, u64 pages, u16 opcode);
 void arbel_icm_area_free(struct device *dev, struct arbel_icm_area *area);
 u64 arbel_icm_area_size(const struct arbel_icm_area *area);
 
 int arbel_icm_table_init(struct arbel_icm_table *table,
-			 struct arbel_cmd *cmd, struct device *dev,
+			 struct arbel_cmd_transport *cmd, struct device *dev,
 			 const struct arbel_icm_place *place);
 void arbel_icm_table_cleanup(struct arbel_icm_table *table);
 int arbel_icm_table_get_range(struct arbel_icm_table *table, u32 first,

@@ -20,6 +20,18 @@ static bool arbel_mpt_flags_valid(const struct arbel_mpt *mpt)
 		mpt->rae) <= 1;
 }
 
+/* 64-bit fields: two dwords, the high half first (see prm.h). */
+static void arbel_mpt_put64(u32 dw[ARBEL_MPT_DWORDS], int i, u64 val)
+{
+	dw[i] = upper_32_bits(val);
+	dw[i + 1] = lower_32_bits(val);
+}
+
+static u64 arbel_mpt_get64(const u32 dw[ARBEL_MPT_DWORDS], int i)
+{
+	return (u64)dw[i] << 32 | dw[i + 1];
+}
+
 /**
  * arbel_mpt_validate() - check that an entry can be encoded as the PRM asks
  * @mpt: the entry
@@ -42,8 +54,7 @@ int arbel_mpt_validate(const struct arbel_mpt *mpt)
 	    mpt->pd >= ARBEL_PD_LIMIT || mpt->qpn >= ARBEL_QPN_LIMIT)
 		return -EINVAL;
 
-	if (!IS_ALIGNED(mpt->mtt_addr, ARBEL_MPT_MTT_ADDR_ALIGN) ||
-	    mpt->mtt_addr >> ARBEL_MPT_MTT_ADDR_BITS)
+	if (mpt->mtt_addr & ~ARBEL_MPT_MTT_ADDR)
 		return -EINVAL;
 
 	if (mpt->r_w) {
@@ -99,17 +110,12 @@ int arbel_mpt_encode(const struct arbel_mpt *mpt,
 		FIELD_PREP(ARBEL_MPT_ZB, mpt->zb) |
 		FIELD_PREP(ARBEL_MPT_FRE, mpt->fre) |
 		FIELD_PREP(ARBEL_MPT_RAE, mpt->rae);
-	dw[ARBEL_MPT_DW_START_H] = upper_32_bits(mpt->start);
-	dw[ARBEL_MPT_DW_START_L] = lower_32_bits(mpt->start);
-	dw[ARBEL_MPT_DW_LEN_H] = upper_32_bits(mpt->length);
-	dw[ARBEL_MPT_DW_LEN_L] = lower_32_bits(mpt->length);
+	arbel_mpt_put64(dw, ARBEL_MPT_DW_START, mpt->start);
+	arbel_mpt_put64(dw, ARBEL_MPT_DW_LENGTH, mpt->length);
 	dw[ARBEL_MPT_DW_LKEY] = mpt->lkey;
 	dw[ARBEL_MPT_DW_WIN_CNT] = mpt->win_cnt;
-	dw[ARBEL_MPT_DW_MTT_H] =
-		FIELD_PREP(ARBEL_MPT_MTT_ADR_H, upper_32_bits(mpt->mtt_addr));
-	dw[ARBEL_MPT_DW_MTT_L] =
-		FIELD_PREP(ARBEL_MPT_MTT_ADR_L, lower_32_bits(mpt->mtt_addr) /
-			   ARBEL_MPT_MTT_ADDR_ALIGN);
+	arbel_mpt_put64(dw, ARBEL_MPT_DW_MTT_ADDR,
+			mpt->mtt_addr & ARBEL_MPT_MTT_ADDR);
 	dw[ARBEL_MPT_DW_MTT_SZ] = mpt->mtt_sz;
 
 	for (i = 0; i < ARBEL_MPT_DWORDS; i++)
@@ -154,17 +160,12 @@ void arbel_mpt_decode(const __be32 entry[ARBEL_MPT_DWORDS],
 		.zb = FIELD_GET(ARBEL_MPT_ZB, dw[ARBEL_MPT_DW_PD]),
 		.fre = FIELD_GET(ARBEL_MPT_FRE, dw[ARBEL_MPT_DW_PD]),
 		.rae = FIELD_GET(ARBEL_MPT_RAE, dw[ARBEL_MPT_DW_PD]),
-		.start = (u64)dw[ARBEL_MPT_DW_START_H] << 32 |
-			 dw[ARBEL_MPT_DW_START_L],
-		.length = (u64)dw[ARBEL_MPT_DW_LEN_H] << 32 |
-			  dw[ARBEL_MPT_DW_LEN_L],
+		.start = arbel_mpt_get64(dw, ARBEL_MPT_DW_START),
+		.length = arbel_mpt_get64(dw, ARBEL_MPT_DW_LENGTH),
 		.lkey = dw[ARBEL_MPT_DW_LKEY],
 		.win_cnt = dw[ARBEL_MPT_DW_WIN_CNT],
-		.mtt_addr = (u64)FIELD_GET(ARBEL_MPT_MTT_ADR_H,
-					   dw[ARBEL_MPT_DW_MTT_H]) << 32 |
-			    FIELD_GET(ARBEL_MPT_MTT_ADR_L,
-				      dw[ARBEL_MPT_DW_MTT_L]) *
-			    ARBEL_MPT_MTT_ADDR_ALIGN,
+		.mtt_addr = arbel_mpt_get64(dw, ARBEL_MPT_DW_MTT_ADDR) &
+			    ARBEL_MPT_MTT_ADDR,
 		.mtt_sz = dw[ARBEL_MPT_DW_MTT_SZ],
 	};
 }

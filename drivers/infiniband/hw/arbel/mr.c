@@ -2,10 +2,10 @@
 /*
  * Memory regions: the life of an MPT entry and its MTT.
  *
- * Register: key (slot + tag) -> ICM chunk of the MPT slot -> MTT range ->
- * ICM chunks of the MTT range -> WRITE_MTT -> SW2HW_MPT.  Unregister:
- * HW2SW_MPT, then the same steps undone in reverse.  Every failure undoes
- * exactly what was done before it.
+ * Register: key (slot + tag) -> MTT range -> the MPT entry, built once ->
+ * ICM chunk of the MPT slot -> ICM chunks of the MTT range -> WRITE_MTT ->
+ * SW2HW_MPT.  Unregister: HW2SW_MPT, then the same steps undone in
+ * reverse.  Every failure undoes exactly what was done before it.
  *
  * MTT entries are written with WRITE_MTT in full mailboxes (510 entries a
  * command) rather than by CPU stores into ICM: the firmware checks the
@@ -131,6 +131,10 @@ static int arbel_mr_build_mpt(struct arbel_dev *adev,
  *	slot and the MTT range are set
  * @umem: the pinned pages, or NULL for a physical region (no translation)
  *
+ * The key and the MTT range are allocated first, so that the MPT entry,
+ * which carries both, is built once and checked before anything is mapped
+ * or sent to the firmware.
+ *
  * Context: process; sleeps.
  * Return: 0; -ENOMEM when no MPT slot or MTT range is left; -EINVAL or
  * -EOPNOTSUPP for what the MPT cannot express; the firmware's errno.
@@ -150,26 +154,23 @@ int arbel_mr_register(struct arbel_dev *adev, struct arbel_mr_hw *mr,
 	if (err)
 		return err;
 	mr->slot = arbel_key_slot(mr->key, adev->keys.num_mpts);
-
-	err = arbel_mr_build_mpt(adev, mr, entry);
-	if (err)
-		goto err_key;
-	err = arbel_icm_table_get_range(mpt_tbl, mr->slot, mr->slot);
-	if (err)
-		goto err_key;
-
 	if (mr->mtt_n) {
 		err = arbel_mtt_alloc(&adev->mtt, mr->mtt_n, &mr->mtt_first);
 		if (err)
-			goto err_mpt_icm;
-		/* the MPT entry carries the MTT address: build it again */
-		err = arbel_mr_build_mpt(adev, mr, entry);
-		if (err)
-			goto err_mtt;
+			goto err_key;
+	}
+
+	err = arbel_mr_build_mpt(adev, mr, entry);
+	if (err)
+		goto err_mtt;
+	err = arbel_icm_table_get_range(mpt_tbl, mr->slot, mr->slot);
+	if (err)
+		goto err_mtt;
+	if (mr->mtt_n) {
 		err = arbel_icm_table_get_range(mtt_tbl, mr->mtt_first,
 						mr->mtt_first + mr->mtt_n - 1);
 		if (err)
-			goto err_mtt;
+			goto err_mpt_icm;
 		err = arbel_mr_write_mtt(adev, mr, umem);
 		if (err)
 			goto err_mtt_icm;
@@ -184,11 +185,11 @@ err_mtt_icm:
 	if (mr->mtt_n)
 		arbel_icm_table_put_range(mtt_tbl, mr->mtt_first,
 					  mr->mtt_first + mr->mtt_n - 1);
+err_mpt_icm:
+	arbel_icm_table_put_range(mpt_tbl, mr->slot, mr->slot);
 err_mtt:
 	if (mr->mtt_n)
 		arbel_mtt_free(&adev->mtt, mr->mtt_first, mr->mtt_n);
-err_mpt_icm:
-	arbel_icm_table_put_range(mpt_tbl, mr->slot, mr->slot);
 err_key:
 	arbel_key_free(&adev->keys, mr->key);
 	return err;
@@ -211,21 +212,21 @@ int arbel_mr_unregister(struct arbel_dev *adev, struct arbel_mr_hw *mr)
 	int err;
 
 	err = arbel_fw_hw2sw_mpt(&adev->cmd, mr->slot, NULL);
-	if (err && !adev->cmd.failed) {
+	if (err && !arbel_cmd_failed(&adev->cmd)) {
 		dev_warn(&adev->pdev->dev,
 			 "HW2SW_MPT of key 0x%08x failed: %d; region kept\n",
 			 mr->key, err);
 		return err;
 	}
 
-	if (mr->mtt_n) {
+	if (mr->mtt_n)
 		arbel_icm_table_put_range(&adev->icm[ARBEL_ICM_MTT],
 					  mr->mtt_first,
 					  mr->mtt_first + mr->mtt_n - 1);
-		arbel_mtt_free(&adev->mtt, mr->mtt_first, mr->mtt_n);
-	}
 	arbel_icm_table_put_range(&adev->icm[ARBEL_ICM_MPT], mr->slot,
 				  mr->slot);
+	if (mr->mtt_n)
+		arbel_mtt_free(&adev->mtt, mr->mtt_first, mr->mtt_n);
 	arbel_key_free(&adev->keys, mr->key);
 	return 0;
 }

@@ -73,12 +73,10 @@ int arbel_icm_profile(const struct arbel_dev_lim *lim, u8 log_num_mpts,
 	    !lim->cqc_entry_sz || !lim->eqc_entry_sz)
 		return -EINVAL;
 	if (log_num_mpts <= lim->log_rsvd_mrws ||
-	    log_num_mpts > lim->log_max_mpts ||
-	    log_num_mpts > ARBEL_PROFILE_MAX_LOG_MPTS)
+	    log_num_mpts > arbel_profile_max_log_mpts(lim))
 		return -EINVAL;
 	if (log_num_mtts <= lim->log_rsvd_mtts ||
-	    log_num_mtts > lim->log_max_mtt_segs + ARBEL_LOG_MTTS_PER_SEG ||
-	    log_num_mtts > ARBEL_PROFILE_MAX_LOG_MTTS)
+	    log_num_mtts > arbel_profile_max_log_mtts(lim))
 		return -EINVAL;
 
 	memset(layout, 0, sizeof(*layout));

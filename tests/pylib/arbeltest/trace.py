@@ -16,7 +16,8 @@ import re
 
 _LINE_RE = re.compile(r'^#(?P<seq>\d+) (?P<name>\S+)(?P<rest>.*)$')
 _KV_RE = re.compile(r'(\w+)(?:\[(\d+)\])?=(\S+)')
-_STATUS_RE = re.compile(r'^0x([0-9a-fA-F]+)\((\w+)\)$')
+# status=0xSS(NAME); NAME is "?" for a status the stub has no name for
+_STATUS_RE = re.compile(r'^0x([0-9a-fA-F]+)\(([^)]*)\)$')
 
 # stubctl mark N puts an XLATE request with this key prefix in the trace
 MARK_KEY_PREFIX = 0x4d4b0000

@@ -36,45 +36,17 @@
  */
 
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#define BAR0_SIZE		(1u << 20)
-#define HCR_BASE		0x80680u
-#define HCR_CTRL		(HCR_BASE + 0x18)
-#define HCR_GO			(1u << 23)
-#define RESET_REG		0xf0010u
-#define DBG			0xc0000u
-#define DBG_SIZE		0x1000u
-#define DBG_ID_VALUE		0x41524244u	/* "ARBD" */
-
-/* debug window registers (offsets in the window) */
-enum {
-	R_ID = 0x000, R_VERSION = 0x004, R_FW_STATE = 0x008,
-	R_CMD_COUNT = 0x00c, R_ICM_PAGES = 0x010, R_FA_PAGES = 0x014,
-	R_AUX_PAGES = 0x018, R_HW_MPTS = 0x01c, R_ICM_SIZE_HI = 0x020,
-	R_ICM_SIZE_LO = 0x024, R_LOG_MPT_SZ = 0x028, R_MPT_BASE_HI = 0x030,
-	R_MPT_BASE_LO = 0x034, R_MTT_BASE_HI = 0x038, R_MTT_BASE_LO = 0x03c,
-	R_MTT_END_HI = 0x040, R_MTT_END_LO = 0x044,
-	R_XL_KEY = 0x100, R_XL_ACCESS = 0x104, R_XL_LEN = 0x110,
-	R_XL_GO = 0x120, R_XL_COUNT = 0x134,
-	R_FI_FAIL_OPCODE = 0x200, R_FI_FAIL_STATUS = 0x204,
-	R_FI_FAIL_EVERY = 0x208, R_FI_FAILED = 0x20c, R_FI_HOLD_MS = 0x210,
-	R_FI_HOLD_OPCODE = 0x214, R_FI_CORRUPT_OPCODE = 0x220,
-	R_FI_CORRUPT_OFFSET = 0x224, R_FI_CORRUPT_LEN = 0x228,
-	R_FI_CORRUPT_EVERY = 0x22c, R_FI_CORRUPTED = 0x230, R_FI_CLEAR = 0x23c,
-};
+#include "dbgwin.h"
+#include "util.h"
 
 #define MARK_KEY_BASE		0x4d4b0000u	/* "MK" */
 
@@ -99,244 +71,90 @@ static const struct {
 /* keys of "show", "get" and "expect" */
 struct key {
 	const char *name;
-	unsigned int hi, lo;	/* hi == lo: a 32-bit register */
-	bool hcr;		/* read from the HCR, not the window */
+	unsigned int off;	/* in the window; of the _HI half if wide */
+	bool wide;		/* a _HI/_LO pair */
+	bool hcr;		/* the HCR's go bit, not a window register */
 };
+
+#define REG32(name, reg)	{ name, ARBEL_DBG_##reg, false, false }
+#define REG64(name, reg)	{ name, ARBEL_DBG_##reg##_HI, true, false }
 
 static const struct key keys[] = {
-	{ "id", R_ID, R_ID, false },
-	{ "version", R_VERSION, R_VERSION, false },
-	{ "fw_state", R_FW_STATE, R_FW_STATE, false },
-	{ "cmd_count", R_CMD_COUNT, R_CMD_COUNT, false },
-	{ "icm_pages", R_ICM_PAGES, R_ICM_PAGES, false },
-	{ "fa_pages", R_FA_PAGES, R_FA_PAGES, false },
-	{ "aux_pages", R_AUX_PAGES, R_AUX_PAGES, false },
-	{ "hw_mpts", R_HW_MPTS, R_HW_MPTS, false },
-	{ "icm_size", R_ICM_SIZE_HI, R_ICM_SIZE_LO, false },
-	{ "log_mpt_sz", R_LOG_MPT_SZ, R_LOG_MPT_SZ, false },
-	{ "mpt_base", R_MPT_BASE_HI, R_MPT_BASE_LO, false },
-	{ "mtt_base", R_MTT_BASE_HI, R_MTT_BASE_LO, false },
-	{ "mtt_end", R_MTT_END_HI, R_MTT_END_LO, false },
-	{ "xl_count", R_XL_COUNT, R_XL_COUNT, false },
-	{ "fi_fail_opcode", R_FI_FAIL_OPCODE, R_FI_FAIL_OPCODE, false },
-	{ "fi_fail_status", R_FI_FAIL_STATUS, R_FI_FAIL_STATUS, false },
-	{ "fi_fail_every", R_FI_FAIL_EVERY, R_FI_FAIL_EVERY, false },
-	{ "fi_failed", R_FI_FAILED, R_FI_FAILED, false },
-	{ "fi_hold_ms", R_FI_HOLD_MS, R_FI_HOLD_MS, false },
-	{ "fi_hold_opcode", R_FI_HOLD_OPCODE, R_FI_HOLD_OPCODE, false },
-	{ "fi_corrupt_opcode", R_FI_CORRUPT_OPCODE, R_FI_CORRUPT_OPCODE, false },
-	{ "fi_corrupted", R_FI_CORRUPTED, R_FI_CORRUPTED, false },
+	REG32("id", ID),
+	REG32("version", VERSION),
+	REG32("fw_state", FW_STATE),
+	REG32("cmd_count", CMD_COUNT),
+	REG32("icm_pages", ICM_PAGES),
+	REG32("fa_pages", FA_PAGES),
+	REG32("aux_pages", AUX_PAGES),
+	REG32("hw_mpts", HW_MPTS),
+	REG64("icm_size", ICM_SIZE),
+	REG32("log_mpt_sz", LOG_MPT_SZ),
+	REG64("mpt_base", MPT_BASE),
+	REG64("mtt_base", MTT_BASE),
+	REG64("mtt_end", MTT_END),
+	REG32("xl_count", XL_COUNT),
+	REG32("fi_fail_opcode", FI_FAIL_OPCODE),
+	REG32("fi_fail_status", FI_FAIL_STATUS),
+	REG32("fi_fail_every", FI_FAIL_EVERY),
+	REG32("fi_failed", FI_FAILED),
+	REG32("fi_hold_ms", FI_HOLD_MS),
+	REG32("fi_hold_opcode", FI_HOLD_OPCODE),
+	REG32("fi_corrupt_opcode", FI_CORRUPT_OPCODE),
+	REG32("fi_corrupted", FI_CORRUPTED),
 	/* the go bit of the HCR: 1 while a command runs or is held */
-	{ "hcr_go", 0, 0, true },
+	{ "hcr_go", 0, false, true },
 };
 
-static const char *prog = "stubctl";
-static char devdir[512];
-static volatile uint8_t *bar0;
+static struct arbel_dev dev;
 static bool quiet;
-
-static void __attribute__((noreturn, format(printf, 1, 2)))
-die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
-}
-
-static uint32_t rd(unsigned int off)
-{
-	return __builtin_bswap32(*(volatile uint32_t *)(bar0 + off));
-}
-
-static void wr(unsigned int off, uint32_t val)
-{
-	*(volatile uint32_t *)(bar0 + off) = __builtin_bswap32(val);
-	__sync_synchronize();
-}
-
-static uint32_t drd(unsigned int off)
-{
-	return rd(DBG + off);
-}
-
-static void dwr(unsigned int off, uint32_t val)
-{
-	wr(DBG + off, val);
-}
-
-static unsigned long read_hex_file(const char *dir, const char *name)
-{
-	char path[600], buf[64];
-	unsigned long v = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (fgets(buf, sizeof(buf), f))
-		v = strtoul(buf, NULL, 16);
-	fclose(f);
-	return v;
-}
-
-/* the first 15b3:6282 function, or the one given with -d */
-static void find_device(const char *bdf)
-{
-	struct dirent *de;
-	DIR *d;
-
-	if (bdf) {
-		snprintf(devdir, sizeof(devdir), "/sys/bus/pci/devices/%s", bdf);
-		if (access(devdir, F_OK))
-			die("no PCI device %s", bdf);
-		return;
-	}
-	d = opendir("/sys/bus/pci/devices");
-	if (!d)
-		die("opendir /sys/bus/pci/devices: %s", strerror(errno));
-	while ((de = readdir(d))) {
-		char dir[512];
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(dir, sizeof(dir), "/sys/bus/pci/devices/%s",
-			 de->d_name);
-		if (read_hex_file(dir, "vendor") == 0x15b3 &&
-		    read_hex_file(dir, "device") == 0x6282) {
-			memcpy(devdir, dir, sizeof(devdir));
-			closedir(d);
-			return;
-		}
-	}
-	closedir(d);
-	die("no 15b3:6282 device in /sys/bus/pci/devices");
-}
-
-static bool driver_bound(void)
-{
-	char path[600];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "%s/driver", devdir);
-	return lstat(path, &st) == 0;
-}
-
-/*
- * Memory decoding must be on to reach the BAR.  The firmware leaves it on
- * and the driver's pci_disable_device() does not clear it; if it is off
- * (no driver bound), turn on only that bit through the config file, never
- * through "enable" (that would leave an enable count behind).
- */
-static void ensure_mem_decode(void)
-{
-	char path[600];
-	uint16_t cmd;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/config", devdir);
-	fd = open(path, O_RDWR);
-	if (fd < 0)
-		fd = open(path, O_RDONLY);
-	if (fd < 0)
-		die("open %s: %s", path, strerror(errno));
-	if (pread(fd, &cmd, 2, 4) != 2)
-		die("read PCI command register: %s", strerror(errno));
-	if (!(cmd & 0x2)) {
-		if (driver_bound())
-			die("memory decoding is off although a driver is bound");
-		cmd |= 0x2;
-		if (pwrite(fd, &cmd, 2, 4) != 2)
-			die("enable memory decoding: %s", strerror(errno));
-	}
-	close(fd);
-}
-
-static void map_bar0(void)
-{
-	char path[600];
-	void *p;
-	int fd;
-
-	ensure_mem_decode();
-	snprintf(path, sizeof(path), "%s/resource0", devdir);
-	fd = open(path, O_RDWR | O_SYNC);
-	if (fd < 0)
-		die("open %s: %s", path, strerror(errno));
-	p = mmap(NULL, BAR0_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		die("mmap %s: %s (iomem=relaxed missing?)", path,
-		    strerror(errno));
-	close(fd);
-	bar0 = p;
-	if (drd(R_ID) != DBG_ID_VALUE)
-		die("debug window id is 0x%08x, not 0x%08x (not arbel-stub?)",
-		    drd(R_ID), DBG_ID_VALUE);
-}
-
-static unsigned long parse_num(const char *s, const char *what)
-{
-	unsigned long v;
-	char *end;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || !*s || *end)
-		die("bad %s '%s'", what, s);
-	return v;
-}
 
 static unsigned int parse_opcode(const char *s)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(opcodes) / sizeof(opcodes[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(opcodes); i++)
 		if (!strcasecmp(s, opcodes[i].name))
 			return opcodes[i].op;
 	if (s[0] >= '0' && s[0] <= '9') {
-		unsigned long v = parse_num(s, "opcode");
+		unsigned long v = arbel_parse_num(s, "opcode");
 
 		if (v && v <= 0xfff)
 			return v;
 	}
-	die("unknown opcode '%s'", s);
+	arbel_die("unknown opcode '%s'", s);
 }
 
 static const struct key *find_key(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
 		if (!strcmp(name, keys[i].name))
 			return &keys[i];
-	die("unknown key '%s' (see 'stubctl show')", name);
+	arbel_die("unknown key '%s' (see 'stubctl show')", name);
 }
 
 static uint64_t key_value(const struct key *k)
 {
 	if (k->hcr)
-		return !!(rd(HCR_CTRL) & HCR_GO);
-	if (k->hi == k->lo)
-		return drd(k->lo);
-	return ((uint64_t)drd(k->hi) << 32) | drd(k->lo);
+		return !!(arbel_be32_read(&dev, ARBEL_HCR_CTRL) & ARBEL_HCR_GO);
+	if (k->wide)
+		return arbel_dbg_read64(&dev, k->off);
+	return arbel_dbg_read(&dev, k->off);
 }
 
 static void show(void)
 {
 	size_t i;
 
-	printf("device=%s\n", strrchr(devdir, '/') + 1);
-	printf("driver_bound=%d\n", driver_bound());
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	printf("device=%s\n", dev.bdf);
+	printf("driver_bound=%d\n", arbel_dev_driver_bound(&dev));
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		const struct key *k = &keys[i];
 		uint64_t v = key_value(k);
 
-		if (k->hi != k->lo || !strncmp(k->name, "fi_", 3) ||
+		if (k->wide || !strncmp(k->name, "fi_", 3) ||
 		    !strcmp(k->name, "id"))
 			printf("%s=0x%llx\n", k->name, (unsigned long long)v);
 		else
@@ -354,10 +172,10 @@ static int expect(int argc, char **argv)
 		char name[64];
 
 		if (!eq || (size_t)(eq - argv[i]) >= sizeof(name))
-			die("expect: '%s' is not KEY=VALUE", argv[i]);
+			arbel_die("expect: '%s' is not KEY=VALUE", argv[i]);
 		memcpy(name, argv[i], eq - argv[i]);
 		name[eq - argv[i]] = 0;
-		want = parse_num(eq + 1, "value");
+		want = arbel_parse_num(eq + 1, "value");
 		got = key_value(find_key(name));
 		if (got != want) {
 			printf("%s=%llu (expected %llu)\n", name, got, want);
@@ -367,35 +185,71 @@ static int expect(int argc, char **argv)
 	return bad;
 }
 
+struct mapped {
+	uint32_t icm, fa, aux, mpts, state;
+};
+
+static void read_mapped(struct mapped *m)
+{
+	m->icm = arbel_dbg_read(&dev, ARBEL_DBG_ICM_PAGES);
+	m->fa = arbel_dbg_read(&dev, ARBEL_DBG_FA_PAGES);
+	m->aux = arbel_dbg_read(&dev, ARBEL_DBG_AUX_PAGES);
+	m->mpts = arbel_dbg_read(&dev, ARBEL_DBG_HW_MPTS);
+	m->state = arbel_dbg_read(&dev, ARBEL_DBG_FW_STATE);
+}
+
 static int expect_unmapped(void)
 {
-	uint32_t icm = drd(R_ICM_PAGES), fa = drd(R_FA_PAGES);
-	uint32_t aux = drd(R_AUX_PAGES), mpts = drd(R_HW_MPTS);
+	struct mapped m;
 
-	if (icm || fa || aux || mpts) {
+	read_mapped(&m);
+	if (m.icm || m.fa || m.aux || m.mpts) {
 		printf("still mapped: icm_pages=%u fa_pages=%u aux_pages=%u hw_mpts=%u fw_state=%u\n",
-		       icm, fa, aux, mpts, drd(R_FW_STATE));
+		       m.icm, m.fa, m.aux, m.mpts, m.state);
 		return 1;
 	}
 	if (!quiet)
-		printf("nothing mapped (fw_state=%u)\n", drd(R_FW_STATE));
+		printf("nothing mapped (fw_state=%u)\n", m.state);
 	return 0;
 }
 
 static int expect_mapped(void)
 {
-	uint32_t icm = drd(R_ICM_PAGES), fa = drd(R_FA_PAGES);
-	uint32_t aux = drd(R_AUX_PAGES);
+	struct mapped m;
 
-	if (!icm || !fa || !aux) {
+	read_mapped(&m);
+	if (!m.icm || !m.fa || !m.aux) {
 		printf("not brought up: icm_pages=%u fa_pages=%u aux_pages=%u fw_state=%u\n",
-		       icm, fa, aux, drd(R_FW_STATE));
+		       m.icm, m.fa, m.aux, m.state);
 		return 1;
 	}
 	if (!quiet)
 		printf("mapped: icm_pages=%u fa_pages=%u aux_pages=%u fw_state=%u\n",
-		       icm, fa, aux, drd(R_FW_STATE));
+		       m.icm, m.fa, m.aux, m.state);
 	return 0;
+}
+
+/* a zero-length translation: refused before any ICM or DMA access */
+static void mark(unsigned long n)
+{
+	struct arbel_xlate_req req = {
+		.key = MARK_KEY_BASE | n,
+		.access = ARBEL_XL_ACC_LOCAL_READ,
+		.len = 0,
+	};
+
+	if (n > 0xffff)
+		arbel_die("mark must be 0..0xffff");
+	arbel_xlate(&dev, &req, NULL);
+}
+
+static unsigned long window_offset(const char *s)
+{
+	unsigned long off = arbel_parse_num(s, "offset");
+
+	if (off >= ARBEL_DBG_SIZE || (off & 3))
+		arbel_die("offset 0x%lx outside the window or unaligned", off);
+	return off;
 }
 
 static void usage(void)
@@ -405,8 +259,9 @@ static void usage(void)
 		"  show | get KEY | expect KEY=VAL... | expect-unmapped | expect-mapped\n"
 		"  fail OP STATUS [EVERY] | hold OP|any MS|forever | hold-opcode OP\n"
 		"  release | corrupt OP OFFSET LEN [EVERY] | clear | mark N | reset\n"
-		"  read OFF | write OFF VAL | opcode NAME\n", prog);
-	exit(2);
+		"  read OFF | write OFF VAL | opcode NAME\n",
+		program_invocation_short_name);
+	exit(ARBEL_EXIT_ERROR);
 }
 
 int main(int argc, char **argv)
@@ -441,8 +296,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
-	find_device(bdf);
-	map_bar0();
+	arbel_dbg_open(&dev, bdf);
 
 	if (!strcmp(cmd, "show")) {
 		show();
@@ -459,75 +313,55 @@ int main(int argc, char **argv)
 	} else if (!strcmp(cmd, "expect-mapped")) {
 		return expect_mapped();
 	} else if (!strcmp(cmd, "fail")) {
-		unsigned int op;
-
 		if (argc < 2 || argc > 3)
 			usage();
-		op = parse_opcode(argv[0]);
-		/* status and period first: arming the opcode makes it live */
-		dwr(R_FI_FAIL_STATUS, parse_num(argv[1], "status"));
-		dwr(R_FI_FAIL_EVERY, argc > 2 ? parse_num(argv[2], "every") : 0);
-		dwr(R_FI_FAIL_OPCODE, op);
+		arbel_fi_fail(&dev, parse_opcode(argv[0]),
+			      arbel_parse_num(argv[1], "status"),
+			      argc > 2 ? arbel_parse_num(argv[2], "every") : 0);
 	} else if (!strcmp(cmd, "hold")) {
 		uint32_t ms;
 
 		if (argc != 2)
 			usage();
-		ms = !strcmp(argv[1], "forever") ? 0xffffffffu :
-			parse_num(argv[1], "milliseconds");
-		dwr(R_FI_HOLD_OPCODE,
-		    !strcmp(argv[0], "any") ? 0 : parse_opcode(argv[0]));
-		dwr(R_FI_HOLD_MS, ms);
+		ms = !strcmp(argv[1], "forever") ? ARBEL_FI_HOLD_FOREVER :
+			arbel_parse_num(argv[1], "milliseconds");
+		arbel_fi_hold(&dev, !strcmp(argv[0], "any") ? 0 :
+			      parse_opcode(argv[0]), ms);
 	} else if (!strcmp(cmd, "hold-opcode")) {
 		if (argc != 1)
 			usage();
-		dwr(R_FI_HOLD_OPCODE, parse_opcode(argv[0]));
+		arbel_dbg_write(&dev, ARBEL_DBG_FI_HOLD_OPCODE,
+				parse_opcode(argv[0]));
 	} else if (!strcmp(cmd, "release")) {
-		dwr(R_FI_HOLD_MS, 0);
+		arbel_fi_release(&dev);
 	} else if (!strcmp(cmd, "corrupt")) {
 		if (argc < 3 || argc > 4)
 			usage();
-		dwr(R_FI_CORRUPT_OFFSET, parse_num(argv[1], "offset"));
-		dwr(R_FI_CORRUPT_LEN, parse_num(argv[2], "length"));
-		dwr(R_FI_CORRUPT_EVERY,
-		    argc > 3 ? parse_num(argv[3], "every") : 0);
-		dwr(R_FI_CORRUPT_OPCODE, parse_opcode(argv[0]));
+		arbel_fi_corrupt(&dev, parse_opcode(argv[0]),
+				 arbel_parse_num(argv[1], "offset"),
+				 arbel_parse_num(argv[2], "length"),
+				 argc > 3 ? arbel_parse_num(argv[3], "every") : 0);
 	} else if (!strcmp(cmd, "clear")) {
-		dwr(R_FI_CLEAR, 1);
+		arbel_fi_clear(&dev);
 	} else if (!strcmp(cmd, "mark")) {
-		unsigned long n;
-
 		if (argc != 1)
 			usage();
-		n = parse_num(argv[0], "mark");
-		if (n > 0xffff)
-			die("mark must be 0..0xffff");
-		dwr(R_XL_KEY, MARK_KEY_BASE | n);
-		dwr(R_XL_ACCESS, 1);
-		dwr(R_XL_LEN, 0);	/* refused before any ICM or DMA access */
-		dwr(R_XL_GO, 1);
+		mark(arbel_parse_num(argv[0], "mark"));
 	} else if (!strcmp(cmd, "reset")) {
-		if (driver_bound())
-			die("reset: a driver is bound to %s", devdir);
-		wr(RESET_REG, 1);
+		if (arbel_dev_driver_bound(&dev))
+			arbel_die("reset: a driver is bound to %s", dev.dir);
+		arbel_be32_write(&dev, ARBEL_RESET_REG, ARBEL_RESET_VALUE);
 	} else if (!strcmp(cmd, "read")) {
-		unsigned long off;
-
 		if (argc != 1)
 			usage();
-		off = parse_num(argv[0], "offset");
-		if (off >= DBG_SIZE || (off & 3))
-			die("offset 0x%lx outside the window or unaligned", off);
-		printf("0x%08x\n", drd(off));
+		printf("0x%08x\n", arbel_dbg_read(&dev, window_offset(argv[0])));
 	} else if (!strcmp(cmd, "write")) {
 		unsigned long off;
 
 		if (argc != 2)
 			usage();
-		off = parse_num(argv[0], "offset");
-		if (off >= DBG_SIZE || (off & 3))
-			die("offset 0x%lx outside the window or unaligned", off);
-		dwr(off, parse_num(argv[1], "value"));
+		off = window_offset(argv[0]);
+		arbel_dbg_write(&dev, off, arbel_parse_num(argv[1], "value"));
 	} else {
 		usage();
 	}

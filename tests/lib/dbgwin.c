@@ -32,11 +32,18 @@ bool arbel_dbg_present(struct arbel_dev *d)
 	       arbel_dbg_read(d, ARBEL_DBG_ID) == ARBEL_DBG_ID_VALUE;
 }
 
+bool arbel_dbg_probe(struct arbel_dev *d, const char *bdf_or_NULL)
+{
+	return arbel_dev_lookup(d, bdf_or_NULL) == 0 &&
+	       arbel_dev_try_map_bar(d, 0, NULL) && arbel_dbg_present(d);
+}
+
 void arbel_dbg_open(struct arbel_dev *d, const char *bdf_or_NULL)
 {
 	uint32_t id;
 
 	arbel_dev_find(d, bdf_or_NULL);
+	arbel_dev_enable_mem(d);
 	arbel_dev_map_bar(d, 0, NULL);
 	if (!arbel_dbg_present(d)) {
 		id = d->bar0_len >= ARBEL_DBG_BASE + ARBEL_DBG_SIZE ?

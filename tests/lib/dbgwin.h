@@ -51,11 +51,24 @@ uint64_t arbel_dbg_read64(struct arbel_dev *d, uint32_t hi_off);
 bool arbel_dbg_present(struct arbel_dev *d);
 
 /**
+ * arbel_dbg_probe() - find the device and map its window if there is one
+ * @d: filled in
+ * @bdf_or_NULL: as for arbel_dev_find()
+ *
+ * For programs that also run on real hardware: nothing dies, and memory
+ * decoding is not touched (a bound driver keeps it on).
+ *
+ * Return: true if BAR0 is mapped and has the debug window.
+ */
+bool arbel_dbg_probe(struct arbel_dev *d, const char *bdf_or_NULL);
+
+/**
  * arbel_dbg_open() - find the device, map BAR0, check the window, or die
  * @d: filled in
  * @bdf_or_NULL: as for arbel_dev_find()
  *
- * Memory decoding is not touched: see arbel_dev_enable_mem().
+ * Turns memory decoding on if it is off (arbel_dev_enable_mem()): the
+ * window cannot be read without it.
  */
 void arbel_dbg_open(struct arbel_dev *d, const char *bdf_or_NULL);
 

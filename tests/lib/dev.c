@@ -60,7 +60,7 @@ static int dev_filter(const struct dirent *e)
 	return e->d_name[0] != '.';
 }
 
-void arbel_dev_find(struct arbel_dev *d, const char *bdf_or_NULL)
+int arbel_dev_lookup(struct arbel_dev *d, const char *bdf_or_NULL)
 {
 	struct dirent **names;
 	bool found = false;
@@ -68,13 +68,11 @@ void arbel_dev_find(struct arbel_dev *d, const char *bdf_or_NULL)
 
 	if (bdf_or_NULL) {
 		dev_init(d, bdf_or_NULL);
-		if (access(d->dir, F_OK))
-			arbel_die("no PCI device %s", bdf_or_NULL);
-		return;
+		return access(d->dir, F_OK) ? -ENODEV : 0;
 	}
 	n = scandir(ARBEL_SYSFS_PCI, &names, dev_filter, alphasort);
 	if (n < 0)
-		arbel_die("scandir %s: %s", ARBEL_SYSFS_PCI, strerror(errno));
+		return -ENODEV;
 	for (i = 0; i < n; i++) {
 		if (!found) {
 			dev_init(d, names[i]->d_name);
@@ -83,9 +81,17 @@ void arbel_dev_find(struct arbel_dev *d, const char *bdf_or_NULL)
 		free(names[i]);
 	}
 	free(names);
-	if (!found)
-		arbel_die("no %04x:%04x device in %s", ARBEL_PCI_VENDOR,
-			  ARBEL_PCI_DEVICE, ARBEL_SYSFS_PCI);
+	return found ? 0 : -ENODEV;
+}
+
+void arbel_dev_find(struct arbel_dev *d, const char *bdf_or_NULL)
+{
+	if (arbel_dev_lookup(d, bdf_or_NULL) == 0)
+		return;
+	if (bdf_or_NULL)
+		arbel_die("no PCI device %s", bdf_or_NULL);
+	arbel_die("no %04x:%04x device in %s", ARBEL_PCI_VENDOR,
+		  ARBEL_PCI_DEVICE, ARBEL_SYSFS_PCI);
 }
 
 void arbel_dev_resource(struct arbel_dev *d, int idx, uint64_t *size,
@@ -116,25 +122,32 @@ void arbel_dev_resource(struct arbel_dev *d, int idx, uint64_t *size,
 	fclose(f);
 }
 
-volatile void *arbel_dev_map_bar(struct arbel_dev *d, int idx, size_t *len)
+/* map resource@idx (its path left in @path); NULL with errno on failure */
+static void *dev_map_resource(struct arbel_dev *d, int idx, char *path,
+			      size_t path_size, uint64_t *size)
 {
-	char path[512];
-	uint64_t size;
 	void *p;
-	int fd;
+	int fd, err;
 
-	arbel_dev_resource(d, idx, &size, NULL);
-	if (!size)
-		arbel_die("%s has no BAR %d", d->bdf, idx);
-	snprintf(path, sizeof(path), "%s/resource%d", d->dir, idx);
+	snprintf(path, path_size, "%s/resource%d", d->dir, idx);
+	arbel_dev_resource(d, idx, size, NULL);
+	if (!*size) {
+		errno = ENODEV;
+		return NULL;
+	}
 	fd = open(path, O_RDWR | O_SYNC);
 	if (fd < 0)
-		arbel_die("open %s: %s", path, strerror(errno));
-	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		arbel_die("mmap %s: %s (iomem=relaxed missing?)", path,
-			  strerror(errno));
+		return NULL;
+	p = mmap(NULL, *size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	err = errno;
 	close(fd);
+	errno = err;
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static volatile void *dev_bar_mapped(struct arbel_dev *d, int idx, void *p,
+				     uint64_t size, size_t *len)
+{
 	if (idx == 0) {
 		d->bar0 = p;
 		d->bar0_len = size;
@@ -142,6 +155,31 @@ volatile void *arbel_dev_map_bar(struct arbel_dev *d, int idx, size_t *len)
 	if (len)
 		*len = size;
 	return p;
+}
+
+volatile void *arbel_dev_try_map_bar(struct arbel_dev *d, int idx, size_t *len)
+{
+	char path[512];
+	uint64_t size;
+	void *p;
+
+	p = dev_map_resource(d, idx, path, sizeof(path), &size);
+	return p ? dev_bar_mapped(d, idx, p, size, len) : NULL;
+}
+
+volatile void *arbel_dev_map_bar(struct arbel_dev *d, int idx, size_t *len)
+{
+	char path[512];
+	uint64_t size;
+	void *p;
+
+	p = dev_map_resource(d, idx, path, sizeof(path), &size);
+	if (!p && errno == ENODEV)
+		arbel_die("%s has no BAR %d", d->bdf, idx);
+	if (!p)
+		arbel_die("map %s: %s (iomem=relaxed missing?)", path,
+			  strerror(errno));
+	return dev_bar_mapped(d, idx, p, size, len);
 }
 
 static int dev_cfg_fd(struct arbel_dev *d)

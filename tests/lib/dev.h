@@ -19,6 +19,18 @@
 #define ARBEL_PCI_DEVICE	0x6282	/* InfiniHost III Ex, mem-free */
 #define ARBEL_BAR0_SIZE		(1u << 20)
 
+/*
+ * BAR0 registers user space may touch (Documentation/arbel-stub.rst,
+ * "BAR0"): the HCR, seven big-endian dwords, the last of which holds the
+ * go bit, and the reset register.
+ */
+#define ARBEL_HCR_BASE		0x80680
+#define ARBEL_HCR_CTRL		(ARBEL_HCR_BASE + 0x18)	/* dword 6 */
+#define ARBEL_HCR_GO		(1u << 23)
+#define ARBEL_HCR_E		(1u << 22)	/* event: completion by EQE */
+#define ARBEL_RESET_REG		0xf0010
+#define ARBEL_RESET_VALUE	1
+
 /* PCI command register (config offset 4) and its bits */
 #define ARBEL_PCI_COMMAND	0x04
 #define ARBEL_PCI_CMD_MEMORY	0x0002
@@ -41,6 +53,25 @@ struct arbel_dev {
  *	15b3:6282 function in address order
  */
 void arbel_dev_find(struct arbel_dev *d, const char *bdf_or_NULL);
+
+/**
+ * arbel_dev_lookup() - arbel_dev_find() that returns instead of dying
+ * @d: filled in if found
+ * @bdf_or_NULL: as for arbel_dev_find()
+ *
+ * Return: 0, or -ENODEV.
+ */
+int arbel_dev_lookup(struct arbel_dev *d, const char *bdf_or_NULL);
+
+/**
+ * arbel_dev_try_map_bar() - arbel_dev_map_bar() that returns NULL on failure
+ * @d: the device
+ * @idx: BAR number
+ * @len: set to the mapped length, may be NULL
+ *
+ * Return: the mapping, or NULL with errno set.
+ */
+volatile void *arbel_dev_try_map_bar(struct arbel_dev *d, int idx, size_t *len);
 
 /**
  * arbel_dev_map_bar() - map BAR @idx through sysfs resource@idx, or die

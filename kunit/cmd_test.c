@@ -2,8 +2,8 @@
 /*
  * KUnit suites for the pure parts of the command transport: HCR word
  * packing, firmware status -> errno, opcode and status names.  Expected
- * values are taken from the PRM notes (HCR layout, status table), not
- * from prm.h.
+ * values are taken from Documentation/arbel-hw.rst (HCR layout, status
+ * table), not from prm.h.
  */
 
 #include <kunit/test.h>
@@ -81,7 +81,7 @@ struct status_case {
 	const char *name;
 };
 
-/* The PRM notes' status table with mthca's errno column. */
+/* arbel-hw.rst's status table with mthca's errno column. */
 static const struct status_case status_cases[] = {
 	{ 0x00, 0, "OK" },
 	{ 0x01, -EIO, "INTERNAL_ERR" },

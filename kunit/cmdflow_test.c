@@ -11,11 +11,11 @@
  * the HCA with pci_get_device() and its struct arbel_dev with
  * pci_get_drvdata().
  *
- * Expected values come from the PRM notes (shared/spec/arbel-prm-notes.md:
- * HCR layout, opcodes, the status -> errno table) and the stub's
- * documentation (Documentation/arbel-stub.rst: QUERY_FW and QUERY_DEV_LIM
- * values, the state gate, the debug window), never from the driver's own
- * headers or from values the driver computed.  Register offsets, opcodes
+ * Expected values come from Documentation/arbel-hw.rst (HCR layout,
+ * opcodes, the status -> errno table) and the stub's documentation
+ * (Documentation/arbel-stub.rst: QUERY_FW and QUERY_DEV_LIM values, the
+ * state gate, the debug window), never from the driver's own headers or
+ * from values the driver computed.  Register offsets, opcodes
  * and statuses are therefore spelled out here rather than taken from prm.h.
  *
  * Every case leaves the HCA as it found it: the suite's exit disarms all
@@ -38,17 +38,17 @@
 
 #include "arbel.h"
 
-/* PCI identity (PRM notes section 1). */
+/* PCI identity (arbel-hw.rst, "PCI identity and BARs"). */
 #define T_VENDOR		0x15b3
 #define T_DEVICE		0x6282
 
-/* HCR (PRM notes section 2): BAR0 + 0x80680, dword 6 = control. */
+/* HCR (arbel-hw.rst): BAR0 + 0x80680, dword 6 = control. */
 #define T_HCR			0x80680
 #define T_HCR_CTRL		(T_HCR + 6 * 4)
 #define T_HCR_GO		BIT(23)
 #define T_HCR_OPCODE		GENMASK(11, 0)
 
-/* Opcodes (PRM notes section 3). */
+/* Opcodes (arbel-hw.rst, "Opcodes"). */
 #define OP_SYS_EN		0x001
 #define OP_QUERY_DEV_LIM	0x003
 #define OP_QUERY_FW		0x004
@@ -379,7 +379,7 @@ static void cmd_flow_mailbox_helpers(struct kunit *test)
 		KUNIT_FAIL(test, "second mailbox: %ld", PTR_ERR(b));
 		return;
 	}
-	/* 4 KiB, 4 KiB aligned (PRM notes, "Mailboxes"), zeroed. */
+	/* 4 KiB, 4 KiB aligned (arbel-hw.rst, "Mailboxes"), zeroed. */
 	KUNIT_EXPECT_TRUE(test, IS_ALIGNED(a->dma, SZ_4K));
 	KUNIT_EXPECT_TRUE(test, IS_ALIGNED(b->dma, SZ_4K));
 	KUNIT_EXPECT_TRUE(test, IS_ALIGNED((unsigned long)a->buf, SZ_4K));
@@ -430,7 +430,7 @@ static void cmd_flow_bad_mailbox(struct kunit *test)
 	arbel_mailbox_free(c->cmd, mb);
 }
 
-/* The PRM notes' status table, with mthca's errno for each status. */
+/* arbel-hw.rst's status table, with mthca's errno for each status. */
 struct status_case {
 	u8 status;
 	int err;

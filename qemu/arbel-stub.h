@@ -2,7 +2,7 @@
  * arbel-stub: an emulated Mellanox InfiniHost III Ex (MT25208, "Arbel",
  * mem-free mode) HCA and its firmware, for testing the arbel driver.
  *
- * Written from the project's PRM notes only; it shares no code or headers
+ * Written from Documentation/arbel-hw.rst only; it shares no code or headers
  * with any driver.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later

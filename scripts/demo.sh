@@ -8,8 +8,10 @@
 #   scripts/demo.sh
 #
 # Steps: build arbel.ko (scripts/build-module.sh --test), build
-# examples/reg_mr_demo into build/guest-bin, build QEMU with arbel-stub,
-# boot the VM (LOAD=1, output in build/vm-demo), run `ibv_devinfo -v`,
+# examples/reg_mr_demo (with the C test library, tests/lib) into
+# build/guest-bin, build QEMU with arbel-stub, boot the VM (LOAD=1,
+# VM_PYTHON=1 for python3 -m arbeltest.mpt_show, which reg_mr_demo runs to
+# decode the MPT entries; output in build/vm-demo), run `ibv_devinfo -v`,
 # reg_mr_demo and `rdma res show`, then print the stub's trace of the MR
 # commands (SW2HW_MPT, WRITE_MTT, HW2SW_MPT, QUERY_MPT) from the host.
 #
@@ -49,7 +51,7 @@ else
 	tail -1 "$VM_OUT/build-module.log"
 fi
 
-heading "Building the example (examples/reg_mr_demo.c, stock libibverbs)"
+heading "Building the example (examples/reg_mr_demo.c, stock libibverbs, tests/lib)"
 if [ ! -f /usr/include/infiniband/verbs.h ]; then
 	echo "installing libibverbs-dev"
 	scripts/setup.sh verbs >"$VM_OUT/apt.log" 2>&1 ||
@@ -64,7 +66,7 @@ QEMU=$(scripts/build-qemu.sh 2>"$VM_OUT/build-qemu.log") ||
 export QEMU
 echo "$QEMU"
 
-heading "Booting the VM: Debian's kernel, arbel-stub, insmod arbel.ko (about 15 s)"
+heading "Booting the VM: Debian's kernel, arbel-stub, insmod arbel.ko, python3 (about 20 s)"
 # The guest command: each step announces itself; the exit status says
 # whether all of them worked.
 read -r -d '' GUEST <<'EOF'
@@ -78,7 +80,7 @@ step reg_mr_demo
 step rdma res show
 exit $rc
 EOF
-VM_OUT=$VM_OUT LOAD=1 CMD=$GUEST TIMEOUT=${TIMEOUT:-300} scripts/vm/run.sh
+VM_OUT=$VM_OUT LOAD=1 VM_PYTHON=1 CMD=$GUEST TIMEOUT=${TIMEOUT:-300} scripts/vm/run.sh
 vm_rc=$?
 
 T=$VM_OUT/stub-trace.txt

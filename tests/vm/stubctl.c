@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stubctl: read and write arbel-stub's debug window (BAR0 + 0xc0000, see
- * Documentation/arbel-stub.rst) from inside the test VM, while arbel.ko is
- * bound or not.  The window is mapped through sysfs resource0 (the guest
+ * stubctl: read and write arbel-stub's debug window (its register map is
+ * qemu/arbel-dbgwin.h, described in Documentation/arbel-stub.rst) from
+ * inside the test VM, while arbel.ko is bound or not.  The window is mapped through sysfs resource0 (the guest
  * boots with iomem=relaxed so that this works while the driver holds the
  * BAR).  Nothing here touches the HCR or the reset register unless asked
  * (the "reset" command, refused while a driver is bound).

@@ -16,7 +16,9 @@
  * This is a benchmark: it prints figures, it does not judge them.  It exits
  * non-zero only if it cannot run (no device, a failed registration).
  *
- * Build: gcc -O2 -o reg_bench reg_bench.c -libverbs
+ * Build (bench/run.sh does it), from the repository's top, with the C test
+ * library's sources (tests/lib, for clocks, buffers and the hugetlb pool):
+ *   gcc -O2 -Itests/lib -o reg_bench bench/reg_bench.c tests/lib/[a-z]*.c -libverbs
  * Run as root in the guest (debugfs, nr_hugepages):
  *   reg_bench [-t SECONDS] [-c "conditions text for the header"]
  */
@@ -29,16 +31,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <infiniband/verbs.h>
 
+#include "dev.h"
+#include "mem.h"
+#include "util.h"
+
 #define KiB 1024UL
 #define MiB (1024UL * 1024)
-#define HUGE_SZ (2 * MiB)
 #define MTT_PER_CMD 510
 
 static const size_t sizes[] = { 4 * KiB, 64 * KiB, 1 * MiB, 16 * MiB, 64 * MiB };
@@ -52,10 +55,7 @@ static char counter_dir[512];	/* .../commands */
 
 static double now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return arbel_now_ns() / 1e9;
 }
 
 static int find_counter_dir(void)
@@ -86,18 +86,13 @@ static int read_counters(uint64_t c[NCOUNTERS])
 	int i;
 
 	for (i = 0; i < NCOUNTERS; i++) {
-		FILE *f;
-		unsigned long long v;
+		unsigned long v;
 
 		snprintf(path, sizeof(path), "%s/%s/n", counter_dir,
 			 counter_names[i]);
-		f = fopen(path, "r");
-		if (!f || fscanf(f, "%llu", &v) != 1) {
-			if (f)
-				fclose(f);
+		v = arbel_sysfs_ulong(path);
+		if (v == ~0UL)
 			return -1;
-		}
-		fclose(f);
 		c[i] = v;
 	}
 	return 0;
@@ -128,45 +123,6 @@ static int query_mr(uint32_t lkey, int *page_shift, long *entries)
 	}
 	pclose(p);
 	return found;
-}
-
-static int set_hugepages(long want)
-{
-	FILE *f = fopen("/proc/sys/vm/nr_hugepages", "w");
-	long got = 0;
-
-	if (f) {
-		fprintf(f, "%ld\n", want);
-		fclose(f);
-	}
-	f = fopen("/proc/sys/vm/nr_hugepages", "r");
-	if (f) {
-		if (fscanf(f, "%ld", &got) != 1)
-			got = 0;
-		fclose(f);
-	}
-	return got;
-}
-
-static void *alloc_buf(size_t len, int huge, size_t *maplen)
-{
-	void *p;
-
-	if (huge) {
-		*maplen = (len + HUGE_SZ - 1) & ~(HUGE_SZ - 1);
-		p = mmap(NULL, *maplen, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
-	} else {
-		*maplen = len;
-		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p != MAP_FAILED)
-			madvise(p, len, MADV_NOHUGEPAGE);
-	}
-	if (p == MAP_FAILED)
-		return NULL;
-	memset(p, 0xa5, *maplen);	/* fault every page in now */
-	return p;
 }
 
 static const int access_flags = IBV_ACCESS_LOCAL_WRITE |
@@ -248,7 +204,7 @@ int main(int argc, char **argv)
 	}
 
 	/* 64 MiB needs 32 huge pages; ask for a few more. */
-	hp = set_hugepages(40);
+	hp = arbel_hugetlb_reserve(40);
 
 	uname(&u);
 	printf("# reg_bench: ibv_reg_mr + ibv_dereg_mr of one buffer, repeated N times per row\n");
@@ -266,8 +222,11 @@ int main(int argc, char **argv)
 	       "mtt_ent", "SW2HW_MPT", "WRITE_MTT", "HW2SW_MPT", "expect");
 
 	for (huge = 0; huge <= 1; huge++) {
+		enum arbel_page_kind kind = huge ? ARBEL_PAGES_HUGETLB :
+						   ARBEL_PAGES_4K;
+
 		for (i = 0; i < (int)NSIZES; i++) {
-			size_t len = sizes[i], maplen;
+			size_t len = sizes[i];
 			char sz[32];
 			void *buf;
 			struct ibv_mr *mr;
@@ -277,7 +236,7 @@ int main(int argc, char **argv)
 			double t, per;
 
 			size_str(len, sz, sizeof(sz));
-			buf = alloc_buf(len, huge, &maplen);
+			buf = arbel_alloc_buf(len, kind);
 			if (!buf) {
 				printf("%-5s %7s   skipped: mmap%s failed: %s\n",
 				       huge ? "2M" : "4K", sz,
@@ -292,7 +251,7 @@ int main(int argc, char **argv)
 				fprintf(stderr, "ibv_reg_mr(%zu): %s\n", len,
 					strerror(errno));
 				rc = 1;
-				munmap(buf, maplen);
+				arbel_free_buf(buf, len, kind);
 				continue;
 			}
 			query_mr(mr->lkey, &shift, &ent);
@@ -306,7 +265,7 @@ int main(int argc, char **argv)
 			}
 			if (t < 0) {
 				rc = 1;
-				munmap(buf, maplen);
+				arbel_free_buf(buf, len, kind);
 				continue;
 			}
 			per = t / k;
@@ -325,7 +284,7 @@ int main(int argc, char **argv)
 			}
 			if (t < 0) {
 				rc = 1;
-				munmap(buf, maplen);
+				arbel_free_buf(buf, len, kind);
 				continue;
 			}
 
@@ -342,7 +301,7 @@ int main(int argc, char **argv)
 				printf(" %6s", "?");
 			printf("\n");
 			fflush(stdout);
-			munmap(buf, maplen);
+			arbel_free_buf(buf, len, kind);
 		}
 	}
 

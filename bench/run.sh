@@ -44,7 +44,9 @@ if [ ! -f build/module/arbel.ko ]; then
 fi
 
 mkdir -p "$BIN" "$OUT"
-gcc -O2 -g -Wall -Wextra -Werror -o "$BIN/reg_bench" bench/reg_bench.c -libverbs
+# reg_bench links libibverbs (dynamic) and the C test library (tests/lib)
+gcc -O2 -g -Wall -Wextra -Werror -Itests/lib -o "$BIN/reg_bench" \
+	bench/reg_bench.c tests/lib/*.c -libverbs
 
 busy() {
 	# other heavy processes on the host (read-only look)

@@ -45,7 +45,7 @@
 #define MTT_PER_CMD 510
 
 static const size_t sizes[] = { 4 * KiB, 64 * KiB, 1 * MiB, 16 * MiB, 64 * MiB };
-#define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
+#define NSIZES ARRAY_SIZE(sizes)
 
 enum { C_SW2HW, C_WRITE_MTT, C_HW2SW, NCOUNTERS };
 static const char *const counter_names[NCOUNTERS] = {

@@ -44,6 +44,7 @@
 
 #include "dbgwin.h"
 #include "mem.h"
+#include "util.h"
 
 #define MiB (1024 * 1024)
 
@@ -124,7 +125,7 @@ int main(void)
 		  .access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
 			    IBV_ACCESS_REMOTE_ATOMIC | IBV_ACCESS_MW_BIND },
 	};
-	const int nbufs = sizeof(bufs) / sizeof(bufs[0]);
+	const int nbufs = ARRAY_SIZE(bufs);
 	struct ibv_device **list;
 	struct ibv_context *ctx = NULL;
 	struct ibv_device_attr attr;

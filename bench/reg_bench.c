@@ -17,8 +17,9 @@
  * non-zero only if it cannot run (no device, a failed registration).
  *
  * Build (bench/run.sh does it), from the repository's top, with the C test
- * library's sources (tests/lib, for clocks, buffers and the hugetlb pool):
- *   gcc -O2 -Itests/lib -o reg_bench bench/reg_bench.c tests/lib/[a-z]*.c -libverbs
+ * library's sources it uses (tests/lib: clocks, buffers, the hugetlb pool):
+ *   gcc -O2 -Itests/lib -o reg_bench bench/reg_bench.c \
+ *       tests/lib/dev.c tests/lib/mem.c tests/lib/util.c -libverbs
  * Run as root in the guest (debugfs, nr_hugepages):
  *   reg_bench [-t SECONDS] [-c "conditions text for the header"]
  */

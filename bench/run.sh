@@ -46,7 +46,7 @@ fi
 mkdir -p "$BIN" "$OUT"
 # reg_bench links libibverbs (dynamic) and the C test library (tests/lib)
 gcc -O2 -g -Wall -Wextra -Werror -Itests/lib -o "$BIN/reg_bench" \
-	bench/reg_bench.c tests/lib/*.c -libverbs
+	bench/reg_bench.c tests/lib/dev.c tests/lib/mem.c tests/lib/util.c -libverbs
 
 busy() {
 	# other heavy processes on the host (read-only look)

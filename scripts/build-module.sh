@@ -6,15 +6,21 @@
 #                              build directory if it exists, otherwise the
 #                              Debian headers for $ARBEL_KABI
 #   build-module.sh --test     against the Debian headers the VM boots, with
-#                              W=1 and sparse (C=1); any warning fails
+#                              W=1 and sparse (C=1); any warning fails;
+#                              KTAP on stdout, the build's output on stderr
 #   build-module.sh --install  build, then modules_install for $KDIR
 #   build-module.sh --clean
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 mode=${1:-build}
 
-"$top/scripts/setup.sh" headers
-[ "$mode" = --test ] && "$top/scripts/setup.sh" lint
+if [ "$mode" = --test ]; then
+	# stdout is the KTAP: everything else goes to stderr
+	exec 3>&1 1>&2
+	"$top/scripts/setup.sh" headers lint
+else
+	"$top/scripts/setup.sh" headers
+fi
 . "$top/scripts/env.sh"
 
 running=/lib/modules/$(uname -r)/build
@@ -43,11 +49,24 @@ case $mode in
 	# Rebuild every object so that every file is compiled and checked
 	# (not "make clean": it deletes every *.ko below the clone, build/ too).
 	find "$top/drivers" \( -name '*.o' -o -name '.*.o.cmd' \) -delete
-	make -C "$kdir" M="$top" W=1 C=1 modules 2>&1 | tee "$log"
-	if grep -E 'warning:|error:|[^ ]+\.[ch]:[0-9]+:[0-9]+: ' "$log" >&2; then
-		echo "build-module: the W=1 / sparse build is not clean" >&2
-		exit 1
-	fi;;
+	. "$top/scripts/ktap.sh"
+	ktap_start >&3
+	rc=0
+	make -C "$kdir" M="$top" W=1 C=1 modules 2>&1 | tee "$log" || rc=$?
+	ktap_result "$rc" "make W=1 C=1 modules against $kdir" >&3
+	warnings=$(grep -E 'warning:|error:|[^ ]+\.[ch]:[0-9]+:[0-9]+: ' "$log" || true)
+	if [ -z "$warnings" ]; then
+		ktap_ok "no compiler, sparse or kernel-doc warning in the build" >&3
+	else
+		ktap_fail "no compiler, sparse or kernel-doc warning in the build" \
+			"$warnings" >&3
+	fi
+	if [ "$rc" = 0 ]; then
+		mkdir -p "$top/build/module"
+		cp "$top/drivers/infiniband/hw/arbel/arbel.ko" "$top/build/module/arbel.ko"
+		echo "built build/module/arbel.ko against $kdir"
+	fi
+	ktap_finish >&3;;
 build)
 	make -C "$kdir" M="$top" modules;;
 *)

@@ -1,14 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # checkpatch.pl --strict and kernel-doc (both from linux-source-6.1) on
-# every kernel C file and header of the project; any ERROR, WARNING or
-# CHECK from checkpatch and any kernel-doc warning fails; then every
-# Documentation/*.rst must parse with docutils.
-# Prints "lint: N passed, N failed" (one per file) last.
+# every kernel C file and header of the project, one result per file and
+# tool: any ERROR, WARNING or CHECK from checkpatch and any kernel-doc
+# warning fails.  Then every Documentation/*.rst must parse with docutils
+# (scripts/doc-check.py, its results nested).  KTAP on stdout.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/env.sh"
-"$top/scripts/setup.sh" lint
+. "$top/scripts/ktap.sh"
+"$top/scripts/setup.sh" lint >&2
 
 tree=$("$top/scripts/ktree.sh")
 spelling=/usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt
@@ -18,30 +19,24 @@ opts=(--no-tree --strict --terse --show-types -f)
 mapfile -t files < <(cd "$top" && git ls-files --cached --others \
 	--exclude-standard -- 'drivers/*.[ch]' 'include/*.h' 'kunit/*.[ch]' |
 	sort -u)
-[ ${#files[@]} -gt 0 ] || { echo "checkpatch: no files" >&2; exit 1; }
 
-pass=0 fail=0
+ktap_start
+[ ${#files[@]} -gt 0 ] || ktap_fail "checkpatch: the kernel C files" "none found"
 for f in "${files[@]}"; do
 	[ -f "$top/$f" ] || continue
 	out=$(cd "$tree/scripts" && perl ./checkpatch.pl "${opts[@]}" "$top/$f" 2>&1 |
 		grep -E ': (ERROR|WARNING|CHECK):' || true)
-	out+=$(perl "$tree/scripts/kernel-doc" -none "$top/$f" 2>&1 || true)
-	if [ -n "$out" ]; then
-		echo "$out"
-		fail=$((fail + 1))
+	if [ -z "$out" ]; then
+		ktap_ok "$f: checkpatch --strict"
 	else
-		pass=$((pass + 1))
+		ktap_fail "$f: checkpatch --strict" "$out"
+	fi
+	out=$(perl "$tree/scripts/kernel-doc" -none "$top/$f" 2>&1 || true)
+	if [ -z "$out" ]; then
+		ktap_ok "$f: kernel-doc"
+	else
+		ktap_fail "$f: kernel-doc" "$out"
 	fi
 done
-# The documentation parses cleanly (one case per file).
-if doc=$("$top/scripts/doc-check.py"); then :; fi
-echo "$doc" | grep -v ' passed, ' || true
-line=$(echo "$doc" | tail -n 1)
-if [[ $line =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
-	pass=$((pass + BASH_REMATCH[1]))
-	fail=$((fail + BASH_REMATCH[2]))
-else
-	fail=$((fail + 1))
-fi
-echo "lint: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+ktap_subtest "Documentation/*.rst parse with docutils" "$top/scripts/doc-check.py"
+ktap_finish

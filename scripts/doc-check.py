@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Parse every Documentation/*.rst with docutils; any warning or error
 fails.  kernel-doc directives are accepted (their sources are checked by
-scripts/kernel-doc in lint)."""
+scripts/kernel-doc in lint).  KTAP on stdout, one result per file."""
 import glob
+import io
 import os
 import sys
 
@@ -22,20 +23,25 @@ class KernelDoc(Directive):
         return []
 
 
-directives.register_directive("kernel-doc", KernelDoc)
 top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-passed = failed = 0
-for path in sorted(glob.glob(os.path.join(top, "Documentation", "*.rst"))):
+sys.path.insert(0, os.path.join(top, "tests", "pylib"))
+from arbeltest.ktap import Ktap  # noqa: E402
+
+directives.register_directive("kernel-doc", KernelDoc)
+ktap = Ktap()
+paths = sorted(glob.glob(os.path.join(top, "Documentation", "*.rst")))
+if not paths:
+    ktap.fail("Documentation/*.rst", "no file found")
+for path in paths:
     name = os.path.relpath(path, top)
+    warnings = io.StringIO()
     try:
-        docutils.core.publish_string(
-            open(path, encoding="utf-8").read(), source_path=name,
-            writer_name="null",
-            settings_overrides={"report_level": 2, "halt_level": 2,
-                                "warning_stream": sys.stdout})
-        passed += 1
+        with open(path, encoding="utf-8") as f:
+            docutils.core.publish_string(
+                f.read(), source_path=name, writer_name="null",
+                settings_overrides={"report_level": 2, "halt_level": 2,
+                                    "warning_stream": warnings})
+        ktap.check(not warnings.getvalue(), name, warnings.getvalue)
     except Exception as e:  # docutils raises SystemMessage at halt_level
-        print(f"{name}: {e}")
-        failed += 1
-print(f"docs: {passed} passed, {failed} failed")
-sys.exit(1 if failed or not passed else 0)
+        ktap.fail(name, warnings.getvalue() or str(e))
+sys.exit(ktap.finish())

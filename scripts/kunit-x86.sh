@@ -10,9 +10,10 @@
 # build/kunit/x86_64.log, the kernel's raw console in
 # build/kunit/x86_64-raw.log, the stub's command trace in
 # build/kunit/x86_64-stub-trace.txt.
-# Fails on any failed, crashed or skipped test, on zero tests, and on kernel
-# warnings or sanitizer reports in the raw log (6.1's KUnit does not fail a
-# test for those).  Prints "kunit-x86: N passed, N failed" last.
+# KTAP on stdout (scripts/kunit-ktap.py): every KUnit case, then checks
+# that fail on a failed or crashed case (kunit.py's exit status), on zero
+# cases, on a skipped case, and on kernel warnings, lockdep or sanitizer
+# reports in the raw log (6.1's KUnit does not fail a case for those).
 #
 # Extra arguments are passed to kunit.py run (e.g. a filter glob such as
 # 'arbel_*_flow').  KUNIT_X86_JOBS sets make's -j (default 2).
@@ -27,7 +28,7 @@ out=$top/build/kunit
 log=$out/x86_64.log
 mkdir -p "$build" "$out"
 export ARBEL_STUB_TRACE=$out/x86_64-stub-trace.txt
-rm -f "$ARBEL_STUB_TRACE"
+rm -f "$ARBEL_STUB_TRACE" "$build/test.log"
 
 echo "kunit-x86: building and running in $build (log: $log, QEMU: $qemu)" >&2
 start=$(date +%s)
@@ -45,5 +46,4 @@ raw=$out/x86_64-raw.log
 rm -f "$raw"
 [ ! -f "$build/test.log" ] || cp "$build/test.log" "$raw"
 
-. "$top/scripts/kunit-lib.sh"
-kunit_verdict kunit-x86 "$log" "$raw" "$rc"
+"$top/scripts/kunit-ktap.py" --tree "$tree" --log "$log" --raw "$raw" --rc "$rc"

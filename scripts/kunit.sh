@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Run the KUnit suites in kunit/ with the kernel's own kunit.py (UML), in a
-# build directory cached in $ARBEL_CACHE; judged by kunit_verdict
-# (scripts/kunit-lib.sh).  Prints "kunit: N passed, N failed" last.
+# build directory cached in $ARBEL_CACHE.  KTAP on stdout: every KUnit case
+# and the checks of scripts/kunit-ktap.py (kunit.py's exit status, cases
+# ran, none skipped, a clean kernel log).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/env.sh"
@@ -13,12 +14,12 @@ log=$top/build/kunit/uml.log
 mkdir -p "$build" "$(dirname "$log")"
 
 echo "kunit: building and running in $build (log: $log)" >&2
+# kunit.py keeps the kernel's whole console output in test.log: no stale one
+rm -f "$build/test.log"
 rc=0
 (cd "$tree" && nice python3 tools/testing/kunit/kunit.py run \
 	--kunitconfig="$top/kunit" --build_dir="$build" \
 	--jobs="$(nproc)" --timeout=600) >"$log" 2>&1 || rc=$?
-# kunit.py keeps the kernel's whole console output here.
 raw=$build/test.log
 
-. "$top/scripts/kunit-lib.sh"
-kunit_verdict kunit "$log" "$raw" "$rc"
+"$top/scripts/kunit-ktap.py" --tree "$tree" --log "$log" --raw "$raw" --rc "$rc"

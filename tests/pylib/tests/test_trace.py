@@ -75,21 +75,20 @@ def entry(line):
     return e
 
 
+def fields_of(e, names):
+    """{name: e.name} for the properties named."""
+    return {n: getattr(e, n) for n in names}
+
+
 class CommandLineTest(unittest.TestCase):
     """The fields of one command line."""
 
     def test_query_fw(self):
         e = entry(QUERY_FW + '\n')
-        self.assertEqual(e.seq, 2)
-        self.assertEqual(e.name, 'QUERY_FW')
-        self.assertEqual(e.opcode, 0x004)
-        self.assertEqual(e.op_mod, 0)
-        self.assertEqual(e.in_mod, 0)
-        self.assertEqual(e.in_param, 0)
-        self.assertEqual(e.out_param, 0x3f7fe000)
-        self.assertEqual(e.token, 0)
-        self.assertEqual(e.status, 0)
-        self.assertEqual(e.status_name, 'OK')
+        want = {'seq': 2, 'name': 'QUERY_FW', 'opcode': 0x004, 'op_mod': 0,
+                'in_mod': 0, 'in_param': 0, 'out_param': 0x3f7fe000,
+                'token': 0, 'status': 0, 'status_name': 'OK'}
+        self.assertEqual(fields_of(e, want), want)
         self.assertIsNone(e.fault)
         self.assertIsNone(e.out_imm)
         self.assertIs(e.event_mode, False)
@@ -161,14 +160,11 @@ class CommandLineTest(unittest.TestCase):
 
     def test_unknown_opcode_all_ones(self):
         e = entry(UNKNOWN_OP)
-        self.assertEqual(e.name, 'UNKNOWN')
-        self.assertEqual(e.opcode, 0x123)
-        self.assertEqual(e.op_mod, 7)
-        self.assertEqual(e.in_mod, 0xffffffff)
-        self.assertEqual(e.in_param, 0xffffffffffffffff)
-        self.assertEqual(e.out_param, 1)
-        self.assertEqual(e.token, 0xffff)
-        self.assertIs(e.is_command, True)
+        want = {'seq': 11, 'name': 'UNKNOWN', 'opcode': 0x123, 'op_mod': 7,
+                'in_mod': 0xffffffff, 'in_param': 0xffffffffffffffff,
+                'out_param': 1, 'token': 0xffff, 'status': 2,
+                'status_name': 'BAD_OP', 'is_command': True}
+        self.assertEqual(fields_of(e, want), want)
 
 
 class OtherLineTest(unittest.TestCase):

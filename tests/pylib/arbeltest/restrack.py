@@ -3,7 +3,8 @@
 
 raw_mpts() asks for the raw MPT entries (`rdma -j -r res show mr`: the
 driver answers with QUERY_MPT); mrs() for the tracked MRs with the driver's
-attributes (`rdma -dd -j res show mr`).
+attributes (`rdma -dd -j res show mr`); number() and driver_attr() read
+their fields.
 """
 
 import json
@@ -27,10 +28,11 @@ def _rdma_json(args):
                         f'{p.stdout[:300]}') from e
 
 
-def raw_mpts(ifname):
-    """The raw 64-byte MPT entries of device ifname (a list of bytes)."""
+def parse_raw_mpts(entries, ifname):
+    """The raw 64-byte MPT entries of ifname in `rdma -j -r res show mr`'s
+    decoded JSON (a list of bytes)."""
     out = []
-    for e in _rdma_json(['-r', 'res', 'show', 'mr']):
+    for e in entries:
         if e.get('ifname') != ifname:
             continue
         data = e.get('data')
@@ -40,7 +42,37 @@ def raw_mpts(ifname):
     return out
 
 
+def raw_mpts(ifname):
+    """The raw 64-byte MPT entries of device ifname (a list of bytes)."""
+    return parse_raw_mpts(_rdma_json(['-r', 'res', 'show', 'mr']), ifname)
+
+
 def mrs(ifname):
     """The tracked MRs of device ifname with driver attributes (dicts)."""
     return [e for e in _rdma_json(['-dd', 'res', 'show', 'mr'])
             if e.get('ifname') == ifname]
+
+
+def number(value, hex_string=False):
+    """A JSON number, or a string holding one, as int; None if neither.
+
+    `rdma -j` prints keys as hex strings (with or without "0x": hex_string
+    selects base 16 for strings), counters as numbers.
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value:
+        try:
+            return int(value, 16 if hex_string else 0)
+        except ValueError:
+            return None
+    return None
+
+
+def driver_attr(entry, name):
+    """A driver attribute of an `rdma -dd -j` entry: name or drv_name."""
+    if name in entry:
+        return entry[name]
+    return entry.get('drv_' + name)

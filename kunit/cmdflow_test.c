@@ -37,6 +37,7 @@
 #include <linux/string.h>
 
 #include "arbel.h"
+#include "arbel-dbgwin.h"
 
 /* PCI identity (arbel-hw.rst, "PCI identity and BARs"). */
 #define T_VENDOR		0x15b3
@@ -62,30 +63,10 @@
 #define OP_MAP_ICM_AUX		0xffc
 #define OP_MAP_FA		0xfff
 
-/* Debug window (arbel-stub.rst, "Debug window"). */
-#define DBG			0xc0000
-#define DBG_ID			0x000
-#define DBG_ID_VALUE		0x41524244	/* "ARBD" */
-#define DBG_VERSION		0x004
-#define DBG_FW_STATE		0x008
-#define DBG_CMD_COUNT		0x00c
-#define DBG_ICM_PAGES		0x010
-#define DBG_FA_PAGES		0x014
-#define DBG_AUX_PAGES		0x018
-#define DBG_LOG_MPT_SZ		0x028
-#define DBG_FI_FAIL_OPCODE	0x200
-#define DBG_FI_FAIL_STATUS	0x204
-#define DBG_FI_FAIL_EVERY	0x208
-#define DBG_FI_FAILED		0x20c
-#define DBG_FI_HOLD_MS		0x210
-#define DBG_FI_HOLD_OPCODE	0x214
-#define DBG_FI_CORRUPT_OPCODE	0x220
-#define DBG_FI_CORRUPT_OFFSET	0x224
-#define DBG_FI_CORRUPT_LEN	0x228
-#define DBG_FI_CORRUPT_EVERY	0x22c
-#define DBG_FI_CORRUPTED	0x230
-#define DBG_FI_CLEAR		0x23c
-
+/*
+ * Debug window: the stub's own register map (qemu/arbel-dbgwin.h, found
+ * through kunit/Makefile), the one the guest tests use too.
+ */
 #define FW_STATE_RUNNING	1
 #define FW_STATE_HCA_INIT	2
 
@@ -116,18 +97,18 @@ static void dbg_wr(struct flow_ctx *c, u32 off, u32 val)
 
 static void arm_fail(struct flow_ctx *c, u16 opcode, u8 status, u32 every)
 {
-	dbg_wr(c, DBG_FI_FAIL_STATUS, status);
-	dbg_wr(c, DBG_FI_FAIL_EVERY, every);
-	dbg_wr(c, DBG_FI_FAIL_OPCODE, opcode);
+	dbg_wr(c, ARBEL_DBG_FI_FAIL_STATUS, status);
+	dbg_wr(c, ARBEL_DBG_FI_FAIL_EVERY, every);
+	dbg_wr(c, ARBEL_DBG_FI_FAIL_OPCODE, opcode);
 }
 
 static void arm_corrupt(struct flow_ctx *c, u16 opcode, u32 off, u32 len,
 			u32 every)
 {
-	dbg_wr(c, DBG_FI_CORRUPT_OFFSET, off);
-	dbg_wr(c, DBG_FI_CORRUPT_LEN, len);
-	dbg_wr(c, DBG_FI_CORRUPT_EVERY, every);
-	dbg_wr(c, DBG_FI_CORRUPT_OPCODE, opcode);
+	dbg_wr(c, ARBEL_DBG_FI_CORRUPT_OFFSET, off);
+	dbg_wr(c, ARBEL_DBG_FI_CORRUPT_LEN, len);
+	dbg_wr(c, ARBEL_DBG_FI_CORRUPT_EVERY, every);
+	dbg_wr(c, ARBEL_DBG_FI_CORRUPT_OPCODE, opcode);
 }
 
 static int run_nop(struct flow_ctx *c)
@@ -256,17 +237,17 @@ static int flow_init(struct kunit *test)
 		return -ENODEV;
 	}
 	c->cmd = &c->adev->cmd;
-	c->dbg = c->adev->dcs + DBG;
-	if (dbg_rd(c, DBG_ID) != DBG_ID_VALUE) {
+	c->dbg = c->adev->dcs + ARBEL_DBG_BASE;
+	if (dbg_rd(c, ARBEL_DBG_ID) != ARBEL_DBG_ID_VALUE) {
 		kunit_err(test, "no arbel-stub debug window (ID 0x%08x)\n",
-			  dbg_rd(c, DBG_ID));
+			  dbg_rd(c, ARBEL_DBG_ID));
 		return -ENODEV;
 	}
 	if (arbel_cmd_failed(c->cmd)) {
 		kunit_err(test, "the transport is marked failed\n");
 		return -EIO;
 	}
-	dbg_wr(c, DBG_FI_CLEAR, 1);
+	dbg_wr(c, ARBEL_DBG_FI_CLEAR, 1);
 	return 0;
 }
 
@@ -279,8 +260,8 @@ static void flow_exit(struct kunit *test)
 	if (!c || !c->pdev)
 		return;
 	if (c->dbg) {
-		dbg_wr(c, DBG_FI_CLEAR, 1);
-		dbg_wr(c, DBG_FI_HOLD_MS, 0);
+		dbg_wr(c, ARBEL_DBG_FI_CLEAR, 1);
+		dbg_wr(c, ARBEL_DBG_FI_HOLD_MS, 0);
 	}
 	if (c->held) {
 		/*
@@ -301,7 +282,7 @@ static void flow_exit(struct kunit *test)
 		mutex_unlock(&c->cmd->lock);
 		KUNIT_EXPECT_EQ(test, run_nop(c), 0);
 	}
-	if (c->closed && dbg_rd(c, DBG_FW_STATE) == FW_STATE_RUNNING)
+	if (c->closed && dbg_rd(c, ARBEL_DBG_FW_STATE) == FW_STATE_RUNNING)
 		KUNIT_EXPECT_EQ_MSG(test,
 				    arbel_fw_init_hca(c->cmd, &c->adev->layout),
 				    0, "could not restore HCA_INIT");
@@ -315,28 +296,28 @@ static void cmd_flow_bound(struct kunit *test)
 	struct flow_ctx *c = test->priv;
 
 	KUNIT_EXPECT_PTR_EQ(test, c->adev->pdev, c->pdev);
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_VERSION), 1);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_VERSION), 1);
 	/* The probe brought the firmware all the way up. */
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_FW_STATE), FW_STATE_HCA_INIT);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_FW_STATE), FW_STATE_HCA_INIT);
 	/* RUN_FW needs at least fw_pages (48) FA pages mapped. */
-	KUNIT_EXPECT_GE(test, dbg_rd(c, DBG_FA_PAGES), 48);
+	KUNIT_EXPECT_GE(test, dbg_rd(c, ARBEL_DBG_FA_PAGES), 48);
 	/* SET_ICM_SIZE asks for at least one aux page. */
-	KUNIT_EXPECT_GE(test, dbg_rd(c, DBG_AUX_PAGES), 1);
-	KUNIT_EXPECT_GT(test, dbg_rd(c, DBG_ICM_PAGES), 0);
+	KUNIT_EXPECT_GE(test, dbg_rd(c, ARBEL_DBG_AUX_PAGES), 1);
+	KUNIT_EXPECT_GT(test, dbg_rd(c, ARBEL_DBG_ICM_PAGES), 0);
 	/* Default log_num_mpt 17, the stub's maximum 17. */
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_LOG_MPT_SZ), 17);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_LOG_MPT_SZ), 17);
 	KUNIT_EXPECT_STREQ(test, c->adev->board_id, STUB_BOARD_ID);
 }
 
 static void cmd_flow_nop(struct kunit *test)
 {
 	struct flow_ctx *c = test->priv;
-	u32 count = dbg_rd(c, DBG_CMD_COUNT);
+	u32 count = dbg_rd(c, ARBEL_DBG_CMD_COUNT);
 
 	KUNIT_EXPECT_EQ(test, run_nop(c), 0);
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_CMD_COUNT), count + 1);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_CMD_COUNT), count + 1);
 	KUNIT_EXPECT_EQ(test, run_nop(c), 0);
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_CMD_COUNT), count + 2);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_CMD_COUNT), count + 2);
 	/* dword 6 keeps the opcode of the last command, go clear. */
 	KUNIT_EXPECT_EQ(test, ioread32be(c->adev->dcs + T_HCR_CTRL),
 			(u32)OP_NOP);
@@ -472,15 +453,15 @@ static void cmd_flow_inject_status(struct kunit *test)
 {
 	struct flow_ctx *c = test->priv;
 	const struct status_case *s = test->param_value;
-	u32 injected = dbg_rd(c, DBG_FI_FAILED);
+	u32 injected = dbg_rd(c, ARBEL_DBG_FI_FAILED);
 	s64 n = stat_file(test, "NOP", "n");
 	s64 failed = stat_file(test, "NOP", "failed");
 
 	arm_fail(c, OP_NOP, s->status, 0);
 	KUNIT_EXPECT_EQ(test, run_nop(c), s->err);
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_FI_FAILED), injected + 1);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_FI_FAILED), injected + 1);
 	/* Once only: the stub disarms itself, the next NOP succeeds. */
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_FI_FAIL_OPCODE), 0);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_FI_FAIL_OPCODE), 0);
 	KUNIT_EXPECT_EQ(test, run_nop(c), 0);
 
 	KUNIT_EXPECT_EQ(test, stat_file(test, "NOP", "n"), n + 2);
@@ -494,7 +475,7 @@ static void cmd_flow_inject_status(struct kunit *test)
 static void cmd_flow_inject_every_nth(struct kunit *test)
 {
 	struct flow_ctx *c = test->priv;
-	u32 injected = dbg_rd(c, DBG_FI_FAILED);
+	u32 injected = dbg_rd(c, ARBEL_DBG_FI_FAILED);
 	int i;
 
 	/* Every 3rd NOP fails with resource busy (0x06, -EBUSY). */
@@ -502,14 +483,14 @@ static void cmd_flow_inject_every_nth(struct kunit *test)
 	for (i = 1; i <= 9; i++)
 		KUNIT_EXPECT_EQ_MSG(test, run_nop(c), i % 3 ? 0 : -EBUSY,
 				    "NOP #%d", i);
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_FI_FAILED), injected + 3);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_FI_FAILED), injected + 3);
 	/* Still armed. */
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_FI_FAIL_OPCODE), OP_NOP);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_FI_FAIL_OPCODE), OP_NOP);
 
 	/* Writing FI_FAIL_EVERY restarts the count. */
 	KUNIT_EXPECT_EQ(test, run_nop(c), 0);
 	KUNIT_EXPECT_EQ(test, run_nop(c), 0);
-	dbg_wr(c, DBG_FI_FAIL_EVERY, 3);
+	dbg_wr(c, ARBEL_DBG_FI_FAIL_EVERY, 3);
 	KUNIT_EXPECT_EQ(test, run_nop(c), 0);
 	KUNIT_EXPECT_EQ(test, run_nop(c), 0);
 	KUNIT_EXPECT_EQ(test, run_nop(c), -EBUSY);
@@ -517,10 +498,10 @@ static void cmd_flow_inject_every_nth(struct kunit *test)
 	/* Other opcodes are not touched. */
 	KUNIT_EXPECT_EQ(test, arbel_fw_enable_lam(c->cmd), -EAGAIN);
 
-	dbg_wr(c, DBG_FI_CLEAR, 1);
+	dbg_wr(c, ARBEL_DBG_FI_CLEAR, 1);
 	for (i = 0; i < 3; i++)
 		KUNIT_EXPECT_EQ(test, run_nop(c), 0);
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_FI_FAILED), injected + 4);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_FI_FAILED), injected + 4);
 }
 
 static void cmd_flow_inject_wrapper(struct kunit *test)
@@ -533,7 +514,7 @@ static void cmd_flow_inject_wrapper(struct kunit *test)
 	/* QUERY_FW fails with FW image corrupt (0x0b): -EFAULT. */
 	arm_fail(c, OP_QUERY_FW, 0x0b, 0);
 	KUNIT_EXPECT_EQ(test, run_nop(c), 0);	/* not the armed opcode */
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_FI_FAIL_OPCODE), OP_QUERY_FW);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_FI_FAIL_OPCODE), OP_QUERY_FW);
 	memset(&fw, 0xa5, sizeof(fw));
 	memset(&poison, 0xa5, sizeof(poison));
 	KUNIT_EXPECT_EQ(test, arbel_fw_query_fw(c->cmd, &fw), -EFAULT);
@@ -606,8 +587,8 @@ static void cmd_flow_hold_timeout(struct kunit *test)
 	c->saved_timeout_ms = c->cmd->timeout_ms;
 	c->cmd->timeout_ms = 50;
 	mutex_unlock(&c->cmd->lock);
-	dbg_wr(c, DBG_FI_HOLD_OPCODE, OP_NOP);
-	dbg_wr(c, DBG_FI_HOLD_MS, 2000);
+	dbg_wr(c, ARBEL_DBG_FI_HOLD_OPCODE, OP_NOP);
+	dbg_wr(c, ARBEL_DBG_FI_HOLD_MS, 2000);
 	c->held = true;
 
 	t0 = ktime_get_ns();
@@ -643,20 +624,20 @@ static void cmd_flow_hold_completes(struct kunit *test)
 	u64 t0, ms;
 
 	/* A 200 ms hold within the (default, long) timeout is just slow. */
-	dbg_wr(c, DBG_FI_HOLD_OPCODE, OP_NOP);
-	dbg_wr(c, DBG_FI_HOLD_MS, 200);
+	dbg_wr(c, ARBEL_DBG_FI_HOLD_OPCODE, OP_NOP);
+	dbg_wr(c, ARBEL_DBG_FI_HOLD_MS, 200);
 	t0 = ktime_get_ns();
 	KUNIT_EXPECT_EQ(test, run_nop(c), 0);
 	ms = div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC);
 	KUNIT_EXPECT_GE(test, ms, 150);
 	KUNIT_EXPECT_FALSE(test, arbel_cmd_failed(c->cmd));
 	/* Only NOPs are held. */
-	dbg_wr(c, DBG_FI_HOLD_MS, 2000);
+	dbg_wr(c, ARBEL_DBG_FI_HOLD_MS, 2000);
 	t0 = ktime_get_ns();
 	KUNIT_EXPECT_EQ(test, arbel_fw_enable_lam(c->cmd), -EAGAIN);
 	ms = div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC);
 	KUNIT_EXPECT_LT(test, ms, 150);
-	dbg_wr(c, DBG_FI_HOLD_MS, 0);
+	dbg_wr(c, ARBEL_DBG_FI_HOLD_MS, 0);
 }
 
 struct nop_thread {
@@ -684,7 +665,7 @@ static void cmd_flow_serialised(struct kunit *test)
 {
 	struct flow_ctx *c = test->priv;
 	struct nop_thread *t;
-	u32 count = dbg_rd(c, DBG_CMD_COUNT);
+	u32 count = dbg_rd(c, ARBEL_DBG_CMD_COUNT);
 	int i;
 
 	t = kunit_kcalloc(test, NOP_THREADS, sizeof(*t), GFP_KERNEL);
@@ -704,7 +685,7 @@ static void cmd_flow_serialised(struct kunit *test)
 		wait_for_completion(&t[i].done);
 		KUNIT_EXPECT_EQ_MSG(test, t[i].errors, 0, "thread %d", i);
 	}
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_CMD_COUNT),
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_CMD_COUNT),
 			count + NOP_THREADS * NOPS_PER_THREAD);
 }
 
@@ -821,11 +802,12 @@ static void fw_flow_wrong_state(struct kunit *test)
 	struct flow_ctx *c = test->priv;
 	struct arbel_map_chunk chunk = {};
 	struct arbel_mailbox *mb;
-	u32 fa = dbg_rd(c, DBG_FA_PAGES), aux = dbg_rd(c, DBG_AUX_PAGES);
-	u32 icm = dbg_rd(c, DBG_ICM_PAGES);
+	u32 fa = dbg_rd(c, ARBEL_DBG_FA_PAGES);
+	u32 aux = dbg_rd(c, ARBEL_DBG_AUX_PAGES);
+	u32 icm = dbg_rd(c, ARBEL_DBG_ICM_PAGES);
 	u64 aux_pages = 0x5a5a;
 
-	KUNIT_ASSERT_EQ(test, dbg_rd(c, DBG_FW_STATE), FW_STATE_HCA_INIT);
+	KUNIT_ASSERT_EQ(test, dbg_rd(c, ARBEL_DBG_FW_STATE), FW_STATE_HCA_INIT);
 	mb = arbel_mailbox_alloc(c->cmd);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(mb));
 	chunk.dma = mb->dma;
@@ -844,10 +826,10 @@ static void fw_flow_wrong_state(struct kunit *test)
 	arbel_mailbox_free(c->cmd, mb);
 
 	/* Nothing changed. */
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_FW_STATE), FW_STATE_HCA_INIT);
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_FA_PAGES), fa);
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_AUX_PAGES), aux);
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_ICM_PAGES), icm);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_FW_STATE), FW_STATE_HCA_INIT);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_FA_PAGES), fa);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_AUX_PAGES), aux);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_ICM_PAGES), icm);
 	KUNIT_EXPECT_EQ(test, run_nop(c), 0);
 }
 
@@ -857,7 +839,7 @@ static void fw_flow_map_unmap_icm(struct kunit *test)
 	struct arbel_icm_table *t = &c->adev->icm[ARBEL_ICM_MPT];
 	struct arbel_map_chunk chunk[2] = {};
 	struct arbel_mailbox *mb;
-	u32 icm = dbg_rd(c, DBG_ICM_PAGES);
+	u32 icm = dbg_rd(c, ARBEL_DBG_ICM_PAGES);
 	u64 va;
 
 	/*
@@ -876,13 +858,13 @@ static void fw_flow_map_unmap_icm(struct kunit *test)
 	chunk[0].log_pages = 0;
 
 	KUNIT_EXPECT_EQ(test, arbel_fw_map(c->cmd, OP_MAP_ICM, chunk, 1), 0);
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_ICM_PAGES), icm + 1);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_ICM_PAGES), icm + 1);
 	/* Mapped twice: 0x03, nothing more mapped. */
 	KUNIT_EXPECT_EQ(test, arbel_fw_map(c->cmd, OP_MAP_ICM, chunk, 1),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_ICM_PAGES), icm + 1);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_ICM_PAGES), icm + 1);
 	KUNIT_EXPECT_EQ(test, arbel_fw_unmap_icm(c->cmd, va, 1), 0);
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_ICM_PAGES), icm);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_ICM_PAGES), icm);
 	/* Not mapped any more, or 0 pages: 0x03. */
 	KUNIT_EXPECT_EQ(test, arbel_fw_unmap_icm(c->cmd, va, 1), -EINVAL);
 	KUNIT_EXPECT_EQ(test, arbel_fw_unmap_icm(c->cmd, va, 0), -EINVAL);
@@ -905,8 +887,9 @@ static void fw_flow_map_unmap_icm(struct kunit *test)
 	chunk[1].va = va + SZ_4K + 0x800;
 	KUNIT_EXPECT_EQ(test, arbel_fw_map(c->cmd, OP_MAP_ICM, chunk, 2),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_ICM_PAGES), icm);
-	if (dbg_rd(c, DBG_ICM_PAGES) != icm)	/* don't leave it mapped */
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_ICM_PAGES), icm);
+	/* don't leave it mapped */
+	if (dbg_rd(c, ARBEL_DBG_ICM_PAGES) != icm)
 		arbel_fw_unmap_icm(c->cmd, va, 1);
 	arbel_mailbox_free(c->cmd, mb);
 }
@@ -919,11 +902,11 @@ static void fw_flow_close_init_hca(struct kunit *test)
 	/* CLOSE_HCA op_mod > 1: 0x02, and the HCA stays up. */
 	KUNIT_EXPECT_EQ(test, arbel_cmd_exec(c->cmd, 0, NULL, 0, 2,
 					     OP_CLOSE_HCA), -EPERM);
-	KUNIT_ASSERT_EQ(test, dbg_rd(c, DBG_FW_STATE), FW_STATE_HCA_INIT);
+	KUNIT_ASSERT_EQ(test, dbg_rd(c, ARBEL_DBG_FW_STATE), FW_STATE_HCA_INIT);
 
 	c->closed = true;
 	KUNIT_ASSERT_EQ(test, arbel_fw_close_hca(c->cmd), 0);
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_FW_STATE), FW_STATE_RUNNING);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_FW_STATE), FW_STATE_RUNNING);
 	KUNIT_EXPECT_EQ(test, run_nop(c), 0);
 	KUNIT_EXPECT_EQ(test, arbel_fw_close_hca(c->cmd), -ENXIO);
 	/* RUNNING, but aux and ICM pages are mapped: 0x04. */
@@ -932,19 +915,19 @@ static void fw_flow_close_init_hca(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, arbel_fw_unmap_icm_aux(c->cmd), -ENXIO);
 	/* UNMAP_FA is allowed in RUNNING, but not with aux/ICM mapped. */
 	KUNIT_EXPECT_EQ(test, arbel_fw_unmap_fa(c->cmd), -ENXIO);
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_FW_STATE), FW_STATE_RUNNING);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_FW_STATE), FW_STATE_RUNNING);
 
 	/* INIT_HCA with the driver's layout brings it back. */
 	KUNIT_EXPECT_EQ(test, arbel_fw_init_hca(c->cmd, &c->adev->layout), 0);
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_FW_STATE), FW_STATE_HCA_INIT);
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_LOG_MPT_SZ), 17);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_FW_STATE), FW_STATE_HCA_INIT);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_LOG_MPT_SZ), 17);
 	KUNIT_EXPECT_EQ(test, run_nop(c), 0);
 }
 
 static void fw_flow_corrupt_outbox(struct kunit *test)
 {
 	struct flow_ctx *c = test->priv;
-	u32 corrupted = dbg_rd(c, DBG_FI_CORRUPTED);
+	u32 corrupted = dbg_rd(c, ARBEL_DBG_FI_CORRUPTED);
 	struct arbel_fw_info fw;
 	char id[32];
 
@@ -953,7 +936,7 @@ static void fw_flow_corrupt_outbox(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, arbel_fw_query_fw(c->cmd, &fw), 0);
 	KUNIT_EXPECT_EQ(test, fw.major, 0xfffa);
 	KUNIT_EXPECT_EQ(test, fw.minor, 3);
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_FI_CORRUPTED), corrupted + 1);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_FI_CORRUPTED), corrupted + 1);
 	/* Once only. */
 	KUNIT_EXPECT_EQ(test, arbel_fw_query_fw(c->cmd, &fw), 0);
 	KUNIT_EXPECT_EQ(test, fw.major, 5);
@@ -968,8 +951,8 @@ static void fw_flow_corrupt_outbox(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fw.major, 5);
 	KUNIT_EXPECT_EQ(test, arbel_fw_query_fw(c->cmd, &fw), 0);
 	KUNIT_EXPECT_EQ(test, fw.major, 0xfffa);
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_FI_CORRUPTED), corrupted + 3);
-	dbg_wr(c, DBG_FI_CLEAR, 1);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_FI_CORRUPTED), corrupted + 3);
+	dbg_wr(c, ARBEL_DBG_FI_CLEAR, 1);
 
 	/*
 	 * The board ID with its terminator flipped: 16 non-zero bytes; the
@@ -981,7 +964,7 @@ static void fw_flow_corrupt_outbox(struct kunit *test)
 			0);
 	KUNIT_EXPECT_EQ(test, strnlen(id, sizeof(id)), 16);
 	KUNIT_EXPECT_EQ(test, (u8)id[0], (u8)('A' ^ 0xff));
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_FI_CORRUPTED), corrupted + 4);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_FI_CORRUPTED), corrupted + 4);
 
 	/* Clean again. */
 	KUNIT_EXPECT_EQ(test, arbel_fw_query_adapter(c->cmd, id, sizeof(id)),
@@ -996,7 +979,7 @@ static void fw_flow_corrupt_outbox(struct kunit *test)
 static void fw_flow_corrupt_dev_lim(struct kunit *test)
 {
 	struct flow_ctx *c = test->priv;
-	u32 corrupted = dbg_rd(c, DBG_FI_CORRUPTED);
+	u32 corrupted = dbg_rd(c, ARBEL_DBG_FI_CORRUPTED);
 	struct arbel_dev_lim *l;
 	int err;
 
@@ -1004,7 +987,7 @@ static void fw_flow_corrupt_dev_lim(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, l);
 	arm_corrupt(c, OP_QUERY_DEV_LIM, 0, 0x100, 0);
 	err = arbel_fw_query_dev_lim(c->cmd, l);
-	KUNIT_EXPECT_EQ(test, dbg_rd(c, DBG_FI_CORRUPTED), corrupted + 1);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_FI_CORRUPTED), corrupted + 1);
 	KUNIT_EXPECT_TRUE_MSG(test, err == 0 || err == -EIO, "err %d", err);
 	if (!err) {
 		KUNIT_EXPECT_EQ(test, l->log_max_mpts, (17 ^ 0xff) & 0x3f);

@@ -438,6 +438,8 @@ static const struct refusal refusals[] = {
 	{ "qpn 2^24",			{ .qpn = 0x1000000 } },
 	{ "mtt_addr not 8-aligned",	{ .mtt_addr = 0x1004 } },
 	{ "mtt_addr beyond 38 bits",	{ .mtt_addr = 1ULL << 38 } },
+	{ "mtt_addr bit 63",		{ .mtt_addr = 1ULL << 63 } },
+	{ "mtt_addr bit 0",		{ .mtt_addr = 0x2001 } },
 	{ "type on a region",		{ .r_w = 1, .type = 1, .ei = 1 } },
 	{ "qpn on a region",		{ .r_w = 1, .qpn = 5 } },
 	{ "pa on a window",		{ .pa = 1 } },

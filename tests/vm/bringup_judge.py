@@ -147,10 +147,10 @@ class Judge:
             elif line.startswith('KTAP version'):
                 continue
             elif line.startswith('#') or line.strip():
+                note = line[2:] if line.startswith('# ') else line
                 if self.args.verbose and line.startswith('#'):
-                    print(line, flush=True)
-                notes.append(line[2:] if line.startswith('# ') else line)
-                notes = notes[-20:]
+                    self.t.diag(note)
+                notes = (notes + [note])[-20:]
         return plan, count, ended, notes
 
     def boot(self, ph):

@@ -1,13 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build QEMU with arbel-stub and the conformance test, boot the test VM
-# (scripts/vm/run.sh) and run arbel-conformance in it, check the stub's
-# command trace, then boot once more with faults set by device properties.
-# Prints the tests' lines; the last line is "conformance: N passed, N failed"
-# over all runs.  Exit status: non-zero on any failure.
+# The conformance stage: arbel-stub against the firmware the PRM describes.
+# Plumbing only: build the test (arbel-conformance, on tests/lib) and QEMU,
+# boot the test VM (scripts/vm/run.sh) once per run below, each with its
+# own output directory in OUT, and hand them to judge.py, which prints the
+# stage's one KTAP stream on stdout and gives the exit status (non-zero on
+# any failure).  The VMs' output goes to stderr as it comes.
 #
-# Environment: QEMU (skips scripts/build-qemu.sh), VM_OUT (default
+#   OUT/conformance  arbel-conformance, every suite; its trace is checked
+#   OUT/prop-faults  arbel-conformance --prop-fault: faults set as device
+#                    properties
+#   OUT/mthca        Debian's own ib_mthca as a second, independent driver
+#                    (its command sequence is checked); skipped if the
+#                    kernel cache has no ib_mthca.ko
+# Each holds rc (scripts/vm/run.sh's exit status), run.err (its stderr)
+# and VM_OUT's files (output.txt, stub-trace.txt, dmesg.txt, ...).
+#
+# Environment: QEMU (skips scripts/build-qemu.sh), VM_OUT (OUT; default
 # build/vm-stub), anything else scripts/vm/run.sh accepts.
 
 set -uo pipefail
@@ -17,91 +27,47 @@ cd "$REPO" || exit 1
 # shellcheck source=scripts/env.sh
 . scripts/env.sh
 
-make -s -C tests/stub O="$REPO/build/guest-bin" >&2 || exit 1
+OUT=${VM_OUT:-$REPO/build/vm-stub}
+judge() { exec python3 tests/stub/judge.py --out "$OUT" "$@"; }
+
+mkdir -p "$OUT"
+make -s -C tests/stub O="$REPO/build/guest-bin" >&2 ||
+	judge --setup-error "make -C tests/stub failed (see stderr)"
 if [ -z "${QEMU:-}" ]; then
-	QEMU=$(scripts/build-qemu.sh) || exit 1
+	QEMU=$(scripts/build-qemu.sh) || judge --setup-error "scripts/build-qemu.sh failed"
 fi
 export QEMU
-export VM_OUT=${VM_OUT:-$REPO/build/vm-stub}
-trace=$VM_OUT/stub-trace.txt
 
-pass=0 fail=0
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-
-run() { # description, then env assignments for scripts/vm/run.sh
-	local what=$1 rc p f
+boot() { # run name, then env assignments for scripts/vm/run.sh
+	local dir=$OUT/$1
 	shift
-	env "$@" scripts/vm/run.sh >"$out"
-	rc=$?
-	grep -v '^conformance: ' "$out"
-	p=$(sed -n 's/^conformance: \([0-9]*\) passed, [0-9]* failed$/\1/p' "$out")
-	f=$(sed -n 's/^conformance: [0-9]* passed, \([0-9]*\) failed$/\1/p' "$out")
-	pass=$((pass + ${p:-0}))
-	fail=$((fail + ${f:-0}))
-	if [ "$rc" -ne 0 ] && [ "${f:-0}" -eq 0 ]; then
-		echo "not ok - $what: VM run failed (exit $rc)"
-		fail=$((fail + 1))
-	fi
+	mkdir -p "$dir"
+	rm -f "$dir/rc" "$dir/run.err"
+	env VM_OUT="$dir" "$@" scripts/vm/run.sh 2> >(tee "$dir/run.err" >&2) >&2
+	echo $? >"$dir/rc"
 }
 
-check_trace() { # name, extended regex
-	if grep -Eq "$2" "$trace"; then
-		echo "ok - trace: $1"
-		pass=$((pass + 1))
-	else
-		echo "not ok - trace: $1: no line matches '$2' in $trace"
-		fail=$((fail + 1))
-	fi
-}
-
-# 1. the full suite, then its trace
+# 1. every suite, with GUIDs set as properties; its trace is judged
 NODE_GUID=0x0002c903000a1b00
 PORT_GUID=0x0002c903000a1b01
-run "conformance" STUB="node-guid=$NODE_GUID,port-guid=$PORT_GUID" \
+boot conformance STUB="node-guid=$NODE_GUID,port-guid=$PORT_GUID" \
 	CMD="arbel-conformance --node-guid $NODE_GUID --port-guid $PORT_GUID"
-check_trace "SW2HW_MPT with its 64-byte inbox" \
-	'^#[0-9]+ SW2HW_MPT op=0x00d op_mod=0 in_mod=0x00000011 in_param=0x[0-9a-f]{16} out_param=0x[0-9a-f]{16} token=0xffff status=0x00\(OK\) in\[64\]=f0000d0000000000'
-check_trace "refusal with its status" \
-	'^#[0-9]+ SW2HW_MPT .* status=0x0a\(BAD_INDEX\)'
-check_trace "SET_ICM_SIZE immediate output" \
-	'^#[0-9]+ SET_ICM_SIZE .* in_param=0x0000000000020000 .*status=0x00\(OK\) out_imm=0x0000000000000001$'
-check_trace "QUERY_FW outbox" \
-	'^#[0-9]+ QUERY_FW .* status=0x00\(OK\) out\[256\]=0030000500000003'
-check_trace "injected failure" 'NOP .* status=0x06\(RESOURCE_BUSY\) fault=injected-failure$'
-check_trace "corrupted outbox" 'QUERY_FW .* fault=corrupted-outbox out\[256\]=0030fffa'
-check_trace "MAD_IFC with its MAD" '^#[0-9]+ MAD_IFC op=0x024 .* status=0x00\(OK\) in\[256\]=01010101.* out\[256\]=01010181'
-check_trace "reset" '^#[0-9]+ RESET$'
-check_trace "translation" '^#[0-9]+ XLATE key=0x[0-9a-f]{8} access=1 .* result=0$'
 
 # 2. faults given as device properties
-run "property faults" STUB='fail-opcode=0x31,fail-status=0x6,fail-every=2' \
+boot prop-faults STUB='fail-opcode=0x31,fail-status=0x6,fail-every=2' \
 	CMD='arbel-conformance --prop-fault 2 0x6'
 
-# 3. upstream ib_mthca (Debian's own module) as a second, independent driver:
-# its whole mem-free bring-up must pass, it must stop exactly at SW2HW_EQ
-# (this firmware has no EQs: 0x02) and undo everything in order.
+# 3. upstream ib_mthca (Debian's own module) against the stub
 mthca=$(find "$ARBEL_CACHE/vm/kernel" -path "*/$ARBEL_KABI/*" -name ib_mthca.ko \
 	2>/dev/null | head -n 1)
-if [ -n "$mthca" ]; then
-	gb=$(mktemp -d)
-	cp "$mthca" "$gb/"
-	env GUEST_BIN="$gb" CMD='modprobe ib_uverbs; insmod /opt/arbel/bin/ib_mthca.ko; true' \
-		scripts/vm/run.sh >/dev/null
-	rm -rf "$gb"
-	ops=$(sed -n 's/^#[0-9]* \([A-Z_0-9]*\) .*status=0x\(..\).*/\1:\2/p' "$trace" | tr '\n' ' ')
-	want='QUERY_FW:00 ENABLE_LAM:22 MAP_FA:00 RUN_FW:00 QUERY_DEV_LIM:00 SET_ICM_SIZE:00 MAP_ICM_AUX:00 '
-	if [[ $ops == "$want"*"INIT_HCA:00 QUERY_ADAPTER:00 SW2HW_MPT:00 SW2HW_MPT:00 SW2HW_EQ:02 HW2SW_MPT:00 HW2SW_MPT:00 CLOSE_HCA:00 "*"UNMAP_ICM_AUX:00 UNMAP_FA:00 " ]] &&
-		[ "$(echo "$ops" | tr ' ' '\n' | grep -v -c -E ':00$|^ENABLE_LAM:22$|^SW2HW_EQ:02$|^$')" = 0 ]; then
-		echo "ok - ib_mthca: bring-up, MPTs for its EQ buffers, teardown"
-		pass=$((pass + 1))
-	else
-		echo "not ok - ib_mthca: unexpected command sequence: $ops"
-		fail=$((fail + 1))
-	fi
-else
-	echo "ok - ib_mthca: # SKIP no ib_mthca.ko in $ARBEL_CACHE/vm/kernel"
+if [ -z "$mthca" ]; then
+	judge --mthca-skip "no ib_mthca.ko in $ARBEL_CACHE/vm/kernel"
 fi
-
-echo "conformance: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+gb=$(mktemp -d)
+trap 'rm -rf "$gb"' EXIT
+cp "$mthca" "$gb/"
+boot mthca GUEST_BIN="$gb" \
+	CMD='modprobe ib_uverbs; insmod /opt/arbel/bin/ib_mthca.ko; true'
+rm -rf "$gb"
+trap - EXIT
+judge

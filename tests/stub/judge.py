@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Host half of tests/stub/run.sh: the conformance stage's one KTAP stream.
+
+  judge.py --out DIR [--mthca-skip WHY] [--setup-error MSG]...
+
+run.sh leaves one directory per VM run in DIR, each with rc (the exit
+status of scripts/vm/run.sh) and VM_OUT's files (output.txt,
+stub-trace.txt, dmesg.txt):
+  conformance/   arbel-conformance, every suite
+  prop-faults/   arbel-conformance --prop-fault: faults set as device
+                 properties
+  mthca/         Debian's ib_mthca loaded against the stub
+Each run is one top-level result whose subtests are: the VM run, the
+guest's KTAP results renumbered into it, whether the guest ran to the
+end, and the checks of the stub's trace (trace_checks.py): its record of
+the first run's commands, and ib_mthca's command sequence.  Exits 1 if
+anything failed.
+"""
+
+import argparse
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', 'pylib'))
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True     # no __pycache__ in the source tree
+
+from arbeltest import ktap, trace, vmout  # noqa: E402
+import trace_checks  # noqa: E402
+
+PLAN_RE = re.compile(r'^1\.\.(\d+)$')
+# scripts/vm/run.sh's exit status for a kernel splat after CMD succeeded
+RC_SPLAT = 122
+
+
+class Indented:
+    """A text stream that puts four spaces before each line: the subtests
+    of a KTAP result."""
+
+    def __init__(self, out):
+        self.out = out
+        self.at_start = True
+
+    def write(self, s):
+        for piece in s.splitlines(keepends=True):
+            if self.at_start:
+                self.out.write('    ')
+            self.out.write(piece)
+            self.at_start = piece.endswith('\n')
+
+    def flush(self):
+        self.out.flush()
+
+
+def read_rc(run_dir):
+    """run.sh's exit status for this run, None if it did not run."""
+    lines = vmout.read_lines(os.path.join(run_dir, 'rc'))
+    try:
+        return int(lines[0])
+    except (TypeError, IndexError, ValueError):
+        return None
+
+
+def vm_check(sub, run_dir, rc, allowed):
+    """The VM run itself: it finished with an exit status in @allowed,
+    without a kernel splat."""
+    detail = f'scripts/vm/run.sh exit {rc}'
+    if rc == RC_SPLAT:
+        detail += ': kernel splat: ' + ' | '.join(
+            (vmout.splats(run_dir) or [])[:3])
+    elif rc is None:
+        detail = f'no exit status in {run_dir}/rc: the VM did not run'
+    elif rc not in allowed:
+        err = vmout.read_lines(os.path.join(run_dir, 'run.err')) or []
+        detail += ': ' + ' | '.join(err[-3:])
+    sub.check(rc in allowed, 'VM run: finished, no kernel splat', detail)
+
+
+def guest_results(sub, run_dir, program):
+    """Re-emit the guest's KTAP results into @sub; then one result: the
+    guest printed its plan, as many results as planned, no "Bail out!"."""
+    lines = vmout.read_lines(os.path.join(run_dir, 'output.txt')) or []
+    plan = None
+    results = 0
+    bail = None
+    for line in lines:
+        m = ktap.RESULT_RE.match(line)
+        if line.startswith('KTAP version'):
+            continue
+        if m and not m.group('indent'):
+            results += 1
+            name = m.group('name')
+            if (m.group('directive') or '').upper() == 'SKIP':
+                sub.skip(name, m.group('reason'))
+            elif m.group('not'):
+                sub.fail(name)      # its reason came before, as '#' lines
+            else:
+                sub.ok(name)
+        elif PLAN_RE.match(line):
+            plan = int(PLAN_RE.match(line).group(1))
+        elif line.startswith('Bail out!'):
+            bail = line
+            sub.diag(line)
+        else:
+            sub.diag(line[2:] if line.startswith('# ') else line)
+    if bail:
+        detail = bail
+    elif plan is None:
+        detail = (f'no plan line in {run_dir}/output.txt after {results} '
+                  'results: the program did not end')
+    else:
+        detail = f'planned 1..{plan}, printed {results} results'
+    sub.check(not bail and plan is not None and plan == results and results,
+              f'{program} ran to the end', detail)
+
+
+def read_trace(sub, run_dir):
+    """The run's stub trace, or None after a failed result."""
+    path = os.path.join(run_dir, 'stub-trace.txt')
+    if not os.path.exists(path) or not os.path.getsize(path):
+        sub.fail('stub trace', f'{path} missing or empty')
+        return None
+    return trace.parse(path)
+
+
+def judge_run(k, name, run_dir, program=None, checks=None, allowed=(0, 1)):
+    """One VM run as one result of @k with its checks as subtests."""
+    k.diag(f'{name}: {run_dir}')
+    sub = ktap.Ktap(out=Indented(sys.stdout))
+    vm_check(sub, run_dir, read_rc(run_dir), allowed)
+    if program:
+        guest_results(sub, run_dir, program)
+    if checks:
+        entries = read_trace(sub, run_dir)
+        if entries is not None:
+            for check_name, ok, detail in checks(entries):
+                sub.check(ok, check_name, detail)
+    sub.finish()
+    k.check(sub.failed == 0, name,
+            f'{sub.failed} of {sub.num} subtests failed')
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--out', required=True, help="run.sh's output directory")
+    ap.add_argument('--mthca-skip', help='why ib_mthca did not run')
+    ap.add_argument('--setup-error', action='append', default=[],
+                    help='a setup step that failed (nothing ran)')
+    args = ap.parse_args()
+    k = ktap.Ktap()
+    for err in args.setup_error:
+        k.fail('setup', err)
+    if args.setup_error:
+        return k.finish()
+    judge_run(k, 'conformance', os.path.join(args.out, 'conformance'),
+              program='arbel-conformance',
+              checks=trace_checks.conformance_trace)
+    judge_run(k, 'property faults', os.path.join(args.out, 'prop-faults'),
+              program='arbel-conformance --prop-fault')
+    if args.mthca_skip:
+        k.skip('ib_mthca', args.mthca_skip)
+    else:
+        # CMD ends in "; true": anything but 0 is the harness or a splat
+        judge_run(k, 'ib_mthca', os.path.join(args.out, 'mthca'),
+                  checks=trace_checks.mthca_sequence, allowed=(0,))
+    return k.finish()
+
+
+if __name__ == '__main__':
+    sys.exit(main())

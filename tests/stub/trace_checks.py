@@ -1,0 +1,169 @@
+# SPDX-License-Identifier: GPL-2.0
+"""What the stub's command trace must show after the conformance stage's
+VM runs (tests/stub/judge.py), read with arbeltest.trace.
+
+conformance_trace(entries) and mthca_sequence(entries) each return a list
+of checks (name, ok, detail).
+"""
+
+import re
+
+from arbeltest import trace
+
+_HEX_RE = {n: re.compile(f'0x[0-9a-f]{{{n}}}') for n in (8, 16)}
+
+
+def _hex(e, key, digits):
+    """Field @key of @e is printed as 0x and @digits lower-case hex digits."""
+    v = e.fields.get(key)
+    return isinstance(v, str) and bool(_HEX_RE[digits].fullmatch(v))
+
+
+def _box(data, length, prefix):
+    """A mailbox of @length bytes whose first bytes are @prefix (hex)."""
+    return (data is not None and len(data) == length and
+            data.startswith(bytes.fromhex(prefix)))
+
+
+def _last(e, key):
+    """@key is the last field of the line."""
+    return bool(e.fields) and list(e.fields)[-1] == key
+
+
+def _status(e, status, name):
+    return e.status == status and e.status_name == name
+
+
+def _plain_command(e):
+    """Nothing between status and the mailboxes: no e bit, no immediate
+    output, no fault."""
+    return not e.event_mode and e.out_imm is None and e.fault is None
+
+
+def _sw2hw_mpt_inbox(e):
+    return (e.name == 'SW2HW_MPT' and e.opcode == 0x00d and e.op_mod == 0 and
+            e.in_mod == 0x11 and _hex(e, 'in_mod', 8) and
+            _hex(e, 'in_param', 16) and _hex(e, 'out_param', 16) and
+            e.token == 0xffff and _status(e, 0, 'OK') and _plain_command(e) and
+            _box(e.inbox(), 64, 'f0000d0000000000'))
+
+
+def _set_icm_size_imm(e):
+    return (e.name == 'SET_ICM_SIZE' and e.in_param == 0x20000 and
+            _hex(e, 'in_param', 16) and _status(e, 0, 'OK') and
+            not e.event_mode and e.out_imm == 1 and
+            _hex(e, 'out_imm', 16) and _last(e, 'out_imm'))
+
+
+def _query_fw_outbox(e):
+    return (e.name == 'QUERY_FW' and _status(e, 0, 'OK') and
+            _plain_command(e) and e.inbox() is None and
+            _box(e.outbox(), 256, '0030000500000003'))
+
+
+def _injected_failure(e):
+    return (e.name == 'NOP' and _status(e, 0x06, 'RESOURCE_BUSY') and
+            e.fault == 'injected-failure' and _last(e, 'fault'))
+
+
+def _corrupted_outbox(e):
+    return (e.name == 'QUERY_FW' and e.fault == 'corrupted-outbox' and
+            e.inbox() is None and _box(e.outbox(), 256, '0030fffa'))
+
+
+def _mad_ifc(e):
+    return (e.name == 'MAD_IFC' and e.opcode == 0x024 and
+            _status(e, 0, 'OK') and _plain_command(e) and
+            _box(e.inbox(), 256, '01010101') and
+            _box(e.outbox(), 256, '01010181'))
+
+
+def _reset(e):
+    return e.name == 'RESET' and not e.fields
+
+
+def _translation(e):
+    return (e.is_xlate and _hex(e, 'key', 8) and e.fields.get('access') == '1'
+            and list(e.fields)[:2] == ['key', 'access'] and
+            e.result == 0 and _last(e, 'result'))
+
+
+# (name, what a line must show, the test) -- what arbel-conformance's run
+# leaves in the trace
+CONFORMANCE = (
+    ('SW2HW_MPT with its 64-byte inbox',
+     'SW2HW_MPT op 0x00d in_mod 0x11 token 0xffff OK in[64]=f0000d00...',
+     _sw2hw_mpt_inbox),
+    ('refusal with its status', 'SW2HW_MPT status 0x0a(BAD_INDEX)',
+     lambda e: e.name == 'SW2HW_MPT' and _status(e, 0x0a, 'BAD_INDEX')),
+    ('SET_ICM_SIZE immediate output',
+     'SET_ICM_SIZE in_param 0x20000 OK, out_imm=1 last',
+     _set_icm_size_imm),
+    ('QUERY_FW outbox', 'QUERY_FW OK out[256]=0030000500000003',
+     _query_fw_outbox),
+    ('injected failure',
+     'NOP status 0x06(RESOURCE_BUSY) fault=injected-failure last',
+     _injected_failure),
+    ('corrupted outbox', 'QUERY_FW fault=corrupted-outbox out[256]=0030fffa',
+     _corrupted_outbox),
+    ('MAD_IFC with its MAD',
+     'MAD_IFC op 0x024 OK in[256]=01010101... out[256]=01010181...',
+     _mad_ifc),
+    ('reset', 'a RESET line with nothing else', _reset),
+    ('translation', 'XLATE key=0x(8 digits) access=1 ... result=0 last',
+     _translation),
+)
+
+
+def conformance_trace(entries):
+    """The checks of arbel-conformance's trace: one line of each kind."""
+    return [(f'trace: {name}', any(test(e) for e in entries),
+             f'no line of the {len(entries)} in the trace has {what}')
+            for name, what, test in CONFORMANCE]
+
+
+# ib_mthca's mem-free bring-up, as tokens NAME:SS (status in hex)
+MTHCA_START = ('QUERY_FW:00', 'ENABLE_LAM:22', 'MAP_FA:00', 'RUN_FW:00',
+               'QUERY_DEV_LIM:00', 'SET_ICM_SIZE:00', 'MAP_ICM_AUX:00')
+# INIT_HCA to CLOSE_HCA: MPTs for its EQ buffers, SW2HW_EQ refused (this
+# firmware has no EQs), the MPTs undone
+MTHCA_MIDDLE = ('INIT_HCA:00', 'QUERY_ADAPTER:00', 'SW2HW_MPT:00',
+                'SW2HW_MPT:00', 'SW2HW_EQ:02', 'HW2SW_MPT:00', 'HW2SW_MPT:00',
+                'CLOSE_HCA:00')
+MTHCA_END = ('UNMAP_ICM_AUX:00', 'UNMAP_FA:00')
+# the only commands that may fail
+MTHCA_REFUSED = ('ENABLE_LAM:22', 'SW2HW_EQ:02')
+
+
+def tokens(entries):
+    """The commands as tokens NAME:SS."""
+    return tuple(f'{name}:{"??" if st is None else f"{st:02x}"}'
+                 for name, st in trace.op_status_list(entries))
+
+
+def _find(seq, part):
+    """Where the tuple @part first stands in the tuple @seq, or -1."""
+    for i in range(len(seq) - len(part) + 1):
+        if seq[i:i + len(part)] == part:
+            return i
+    return -1
+
+
+def mthca_sequence(entries):
+    """The checks of ib_mthca's commands: its whole mem-free bring-up
+    passes, it stops exactly at SW2HW_EQ and undoes everything in order."""
+    ops = tokens(entries)
+    start, end = len(MTHCA_START), len(ops) - len(MTHCA_END)
+    shown = ' '.join(ops)
+    bad = [t for t in ops if not t.endswith(':00') and t not in MTHCA_REFUSED]
+    return [
+        ('ib_mthca: bring-up QUERY_FW .. MAP_ICM_AUX, in order',
+         ops[:start] == MTHCA_START, shown),
+        ('ib_mthca: INIT_HCA, MPTs for its EQ buffers, SW2HW_EQ refused, '
+         'MPTs undone, CLOSE_HCA',
+         end >= start and _find(ops[start:end], MTHCA_MIDDLE) >= 0, shown),
+        ('ib_mthca: teardown ends with UNMAP_ICM_AUX, UNMAP_FA',
+         end >= start and ops[end:] == MTHCA_END, shown),
+        ('ib_mthca: every other command OK', not bad,
+         'refused: ' + ' '.join(bad)),
+    ]

@@ -39,7 +39,8 @@
  * @mtt_sz: number of MTT entries allocated (0: no limit)
  *
  * The single-bit members hold 0 or 1; anything else is refused by
- * arbel_mpt_validate().
+ * arbel_mpt_validate().  Where each field sits in the 64-byte image is
+ * written once, in the ARBEL_MPT_* definitions of prm.h.
  */
 struct arbel_mpt {
 	u8 status;

@@ -216,10 +216,10 @@ enum arbel_status {
 #define ARBEL_DEV_LIM_RSVD_MRW		0x22	/* bits 3:0 */
 #define ARBEL_DEV_LIM_MAX_MTT_SEG	0x23
 #define ARBEL_DEV_LIM_FLAGS		0x44	/* u32 */
-#define ARBEL_DEV_LIM_RSVD_UAR		0x48	/* bits 7:4 */
+#define ARBEL_DEV_LIM_RSVD_UAR		0x48	/* bits 7:4; a count: known gap */
 #define ARBEL_DEV_LIM_UAR_SIZE		0x49	/* log2(bytes) - 20 */
 #define ARBEL_DEV_LIM_MIN_PAGE_SZ	0x4b
-#define ARBEL_DEV_LIM_RSVD_PD		0x64	/* bits 7:4 */
+#define ARBEL_DEV_LIM_RSVD_PD		0x64	/* bits 7:4; a count: known gap */
 #define ARBEL_DEV_LIM_MAX_PD		0x65	/* bits 5:0 */
 #define ARBEL_DEV_LIM_QPC_ENTRY_SZ	0x82	/* u16 */
 #define ARBEL_DEV_LIM_EQPC_ENTRY_SZ	0x86	/* u16 */
@@ -238,7 +238,10 @@ enum arbel_status {
 #define ARBEL_DEV_LIM_LOG3_MASK		GENMASK(2, 0)
 #define ARBEL_DEV_LIM_UAR_SIZE_SHIFT	20
 
-/* QUERY_ADAPTER outbox */
+/*
+ * QUERY_ADAPTER outbox.  A plain string at 0x20 is a known gap (see
+ * Documentation/arbel-hw.rst): Mellanox boards keep the ID at 0xf0.
+ */
 #define ARBEL_QUERY_ADAPTER_BOARD_ID	0x20
 #define ARBEL_BOARD_ID_LEN		16
 

@@ -11,17 +11,18 @@ stub-trace.txt, dmesg.txt):
   prop-faults/   arbel-conformance --prop-fault: faults set as device
                  properties
   mthca/         Debian's ib_mthca loaded against the stub
-Each run is one top-level result whose subtests are: the VM run, the
-guest's KTAP results renumbered into it, whether the guest ran to the
-end, and the checks of the stub's trace (trace_checks.py): its record of
-the first run's commands, and ib_mthca's command sequence.  Exits 1 if
-anything failed.
+First the judge's own tests (test_judge.py), then each run as one
+top-level result whose subtests are: the VM run, the guest's KTAP results
+renumbered into it, whether the guest ran to the end, and the checks of
+the stub's trace (trace_checks.py): its record of the first run's
+commands, and ib_mthca's command sequence.  Exits 1 if anything failed.
 """
 
 import argparse
 import os
 import re
 import sys
+import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'pylib'))
@@ -79,10 +80,9 @@ def vm_check(sub, run_dir, rc, allowed):
     sub.check(rc in allowed, 'VM run: finished, no kernel splat', detail)
 
 
-def guest_results(sub, run_dir, program):
-    """Re-emit the guest's KTAP results into @sub; then one result: the
+def guest_results(sub, lines, program):
+    """Re-emit the guest's KTAP @lines into @sub; then one result: the
     guest printed its plan, as many results as planned, no "Bail out!"."""
-    lines = vmout.read_lines(os.path.join(run_dir, 'output.txt')) or []
     plan = None
     results = 0
     bail = None
@@ -109,8 +109,7 @@ def guest_results(sub, run_dir, program):
     if bail:
         detail = bail
     elif plan is None:
-        detail = (f'no plan line in {run_dir}/output.txt after {results} '
-                  'results: the program did not end')
+        detail = f'no plan line after {results} results: the program did not end'
     else:
         detail = f'planned 1..{plan}, printed {results} results'
     sub.check(not bail and plan is not None and plan == results and results,
@@ -132,7 +131,8 @@ def judge_run(k, name, run_dir, program=None, checks=None, allowed=(0, 1)):
     sub = ktap.Ktap(out=Indented(sys.stdout))
     vm_check(sub, run_dir, read_rc(run_dir), allowed)
     if program:
-        guest_results(sub, run_dir, program)
+        lines = vmout.read_lines(os.path.join(run_dir, 'output.txt'))
+        guest_results(sub, lines or [], program)
     if checks:
         entries = read_trace(sub, run_dir)
         if entries is not None:
@@ -140,6 +140,17 @@ def judge_run(k, name, run_dir, program=None, checks=None, allowed=(0, 1)):
                 sub.check(ok, check_name, detail)
     sub.finish()
     k.check(sub.failed == 0, name,
+            f'{sub.failed} of {sub.num} subtests failed')
+
+
+def self_test(k):
+    """The judge's own tests (test_judge.py) as one result with subtests."""
+    k.diag('judge self-test: test_judge.py')
+    sub = ktap.Ktap(out=Indented(sys.stdout))
+    suite = unittest.TestLoader().loadTestsFromName('test_judge')
+    ktap.run_unittest(suite, sub)
+    sub.finish()
+    k.check(sub.failed == 0 and sub.num > 0, 'judge self-test',
             f'{sub.failed} of {sub.num} subtests failed')
 
 
@@ -151,6 +162,7 @@ def main():
                     help='a setup step that failed (nothing ran)')
     args = ap.parse_args()
     k = ktap.Ktap()
+    self_test(k)
     for err in args.setup_error:
         k.fail('setup', err)
     if args.setup_error:

@@ -1,0 +1,170 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The conformance judge's own tests, on hand-made guest output and trace
+lines (the shapes arbel-stub and arbel-conformance print): every check
+passes on its good line and fails on a line that is wrong in one field.
+judge.py runs them first.
+"""
+
+import io
+import os
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', 'pylib'))
+sys.path.insert(0, HERE)
+
+from arbeltest import ktap, trace  # noqa: E402
+import judge  # noqa: E402
+import trace_checks as tc  # noqa: E402
+
+P = 'in_param=0x0000000000000000 out_param=0x000000003fb9e000 token=0xffff'
+FW_OUT = '0030000500000003000000000000000400000000'
+# one good line per check of tc.CONFORMANCE, in its order
+GOOD = (
+    '#55 SW2HW_MPT op=0x00d op_mod=0 in_mod=0x00000011 '
+    'in_param=0x000000003fb9f000 out_param=0x0000000000000000 token=0xffff '
+    'status=0x00(OK) in[64]=f0000d000000000000005a1100000042',
+    '#43 SW2HW_MPT op=0x00d op_mod=0 in_mod=0x00000100 '
+    'in_param=0x000000003fb9f000 out_param=0x0000000000000000 token=0xffff '
+    'status=0x0a(BAD_INDEX)',
+    '#26 SET_ICM_SIZE op=0xffd op_mod=0 in_mod=0x00000000 '
+    'in_param=0x0000000000020000 out_param=0x0000000000000000 token=0xffff '
+    'status=0x00(OK) out_imm=0x0000000000000001',
+    f'#5 QUERY_FW op=0x004 op_mod=0 in_mod=0x00000000 {P} status=0x00(OK) '
+    f'out[256]={FW_OUT}',
+    '#109 NOP op=0x031 op_mod=0 in_mod=0x00000000 in_param=0x0000000000000000 '
+    'out_param=0x0000000000000000 token=0xffff status=0x06(RESOURCE_BUSY) '
+    'fault=injected-failure',
+    f'#120 QUERY_FW op=0x004 op_mod=0 in_mod=0x00000000 {P} status=0x00(OK) '
+    'fault=corrupted-outbox out[256]=0030fffa00000003',
+    '#101 MAD_IFC op=0x024 op_mod=0 in_mod=0x00000001 '
+    'in_param=0x000000003fb9f000 out_param=0x000000003fb9e000 token=0xffff '
+    'status=0x00(OK) in[256]=0101010100000000000012340000567800110000 '
+    'out[256]=0101018100000000000012340000567800110000',
+    '#1 RESET',
+    '#78 XLATE key=0x00331200 access=1 va=0x0000000010000100 len=0x10 dir=0 '
+    'buf=0x000000003fb54000 index=0x12 pa=0x000000003fb53100 result=0',
+)
+# (check index, a line wrong in one field)
+BAD = (
+    (0, GOOD[0].replace('in_mod=0x00000011', 'in_mod=0x00000012')),
+    (0, GOOD[0].replace('in[64]', 'in[128]')),
+    (0, GOOD[0].replace('token=0xffff', 'token=0xfffe')),
+    (0, GOOD[0].replace('status=0x00(OK)', 'status=0x00(OK) e=1')),
+    (1, GOOD[1].replace('BAD_INDEX', 'BAD_PARAM')),
+    (2, GOOD[2] + ' fault=injected-failure'),
+    (2, GOOD[2].replace('out_imm=0x0000000000000001', 'out_imm=0x0000000000000002')),
+    (3, GOOD[3].replace('out[256]=0030', 'out[256]=0031')),
+    (3, GOOD[3].replace('status=0x00(OK)', 'status=0x00(OK) fault=corrupted-outbox')),
+    (4, GOOD[4].replace('RESOURCE_BUSY', 'INTERNAL_ERR')),
+    (4, GOOD[4] + ' out[256]=00'),
+    (5, GOOD[5].replace('0030fffa', '00300005')),
+    (6, GOOD[6].replace('out[256]=01010181', 'out[256]=01010101')),
+    (6, GOOD[6].replace('op=0x024', 'op=0x025')),
+    (7, '#1 RESET extra=1'),
+    (8, GOOD[8].replace('access=1', 'access=2')),
+    (8, GOOD[8].replace('result=0', 'result=5')),
+    (8, GOOD[8].replace('key=0x00331200', 'key=0x331200')),
+)
+
+MTHCA = ('QUERY_FW:00 ENABLE_LAM:22 MAP_FA:00 RUN_FW:00 QUERY_DEV_LIM:00 '
+         'SET_ICM_SIZE:00 MAP_ICM_AUX:00 MAP_ICM:00 MAP_ICM:00 INIT_HCA:00 '
+         'QUERY_ADAPTER:00 SW2HW_MPT:00 SW2HW_MPT:00 SW2HW_EQ:02 HW2SW_MPT:00 '
+         'HW2SW_MPT:00 CLOSE_HCA:00 UNMAP_ICM:00 UNMAP_ICM:00 UNMAP_ICM_AUX:00 '
+         'UNMAP_FA:00')
+
+
+def entries(lines):
+    return [trace.parse_line(ln) for ln in lines]
+
+
+def mthca_entries(tokens):
+    """Trace entries of commands given as NAME:SS tokens."""
+    out = []
+    for i, tok in enumerate(tokens.split()):
+        name, st = tok.split(':')
+        out.append(trace.parse_line(
+            f'#{i + 1} {name} op=0x001 op_mod=0 in_mod=0x00000000 {P} '
+            f'status=0x{st}(X)'))
+    return out
+
+
+def failed(checks):
+    return [name for name, ok, _ in checks if not ok]
+
+
+class ConformanceTrace(unittest.TestCase):
+    def test_good_lines_pass(self):
+        self.assertEqual(failed(tc.conformance_trace(entries(GOOD))), [])
+
+    def test_each_check_needs_its_line(self):
+        for i, (name, _, _) in enumerate(tc.CONFORMANCE):
+            with self.subTest(check=name):
+                rest = GOOD[:i] + GOOD[i + 1:]
+                self.assertEqual(failed(tc.conformance_trace(entries(rest))),
+                                 [f'trace: {name}'])
+
+    def test_a_wrong_field_fails(self):
+        for n, (i, line) in enumerate(BAD):
+            name = tc.CONFORMANCE[i][0]
+            with self.subTest(check=name, case=n):
+                self.assertFalse(tc.CONFORMANCE[i][2](trace.parse_line(line)),
+                                 line)
+
+
+class MthcaSequence(unittest.TestCase):
+    def test_good_sequence_passes(self):
+        self.assertEqual(failed(tc.mthca_sequence(mthca_entries(MTHCA))), [])
+
+    def test_wrong_sequences_fail(self):
+        cases = {
+            'no ENABLE_LAM': (MTHCA.replace('ENABLE_LAM:22 ', ''),
+                              'bring-up'),
+            'SW2HW_EQ accepted': (MTHCA.replace('SW2HW_EQ:02', 'SW2HW_EQ:00'),
+                                  'INIT_HCA'),
+            'one MPT only': (MTHCA.replace('SW2HW_MPT:00 SW2HW_MPT:00',
+                                           'SW2HW_MPT:00'), 'INIT_HCA'),
+            'UNMAP_FA first': (MTHCA.replace('UNMAP_ICM_AUX:00 UNMAP_FA:00',
+                                             'UNMAP_FA:00 UNMAP_ICM_AUX:00'),
+                               'teardown'),
+            'a refused MAP_ICM': (MTHCA.replace('MAP_ICM:00 INIT', 'MAP_ICM:05 INIT'),
+                                  'every other'),
+            'nothing after CLOSE_HCA': (MTHCA.split(' CLOSE_HCA:00')[0] +
+                                        ' CLOSE_HCA:00', 'teardown'),
+        }
+        for what, (tokens, check) in cases.items():
+            with self.subTest(what):
+                bad = failed(tc.mthca_sequence(mthca_entries(tokens)))
+                self.assertTrue(any(check in name for name in bad), bad)
+
+
+class GuestResults(unittest.TestCase):
+    def run_guest(self, lines):
+        out = io.StringIO()
+        sub = ktap.Ktap(out=out)
+        judge.guest_results(sub, lines, 'prog')
+        sub.finish()
+        return ktap.parse(out.getvalue().splitlines())
+
+    def test_results_renumbered_and_complete(self):
+        s = self.run_guest(['KTAP version 1', 'ok 1 a', '# b: why',
+                            'not ok 2 b', 'ok 3 c # SKIP no c', '1..3'])
+        self.assertEqual((s.passed, s.failed, s.skipped), (2, 1, 1))
+        self.assertEqual(s.failures, ['b'])
+
+    def test_incomplete_runs_fail(self):
+        cases = {
+            'no plan': ['KTAP version 1', 'ok 1 a'],
+            'short': ['KTAP version 1', 'ok 1 a', '1..2'],
+            'bail out': ['KTAP version 1', 'ok 1 a', 'Bail out! no device',
+                         '1..1'],
+            'nothing': [],
+        }
+        for what, lines in cases.items():
+            with self.subTest(what):
+                self.assertIn('prog ran to the end', self.run_guest(lines).failures)
+
+
+if __name__ == '__main__':
+    unittest.main()

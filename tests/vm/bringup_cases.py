@@ -59,7 +59,7 @@ class FaultCase(collections.namedtuple('FaultCase', 'op status every')):
     def name(self):
         name = f'fault {self.op}=0x{self.status:02x}'
         if self.every:
-            name += f' (command #{self.every})'
+            name += f' (command {self.every})'   # '#' would start a KTAP directive
         return name
 
 

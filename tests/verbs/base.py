@@ -33,7 +33,7 @@ import expect
 KiB = 1 << 10
 MiB = 1 << 20
 
-# run-time options, set by verbs_main.py
+# run-time options, set by verbs_guest.py
 CONFIG = {'device': 'arbel0', 'enomem': True, 'enomem_secs': 300.0,
           'nr_hugepages': 80, 'verbose': False}
 

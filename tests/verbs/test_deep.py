@@ -29,8 +29,11 @@ class DeepChecks(base.VerbsTestCase):
         cls.regs, cls.errors = [], {}
         for i, r in enumerate(fx.regions):
             try:
-                cls.regs.append(cls.case.register(
-                    r, fx.pd1 if i % 2 else fx.pd2, base.ALL_RIGHTS))
+                reg = cls.case.register(r, fx.pd1 if i % 2 else fx.pd2,
+                                        base.ALL_RIGHTS)
+                cls.regs.append(reg)
+                if base.CONFIG['verbose']:
+                    print(f'# {r.name}: key {reg.key:#x} at va {reg.va:#x}')
             except base.PyverbsRDMAError as exc:
                 cls.errors[r.name] = (f'ibv_reg_mr({r.kind}, {r.length} bytes,'
                                       f' {base.access_str(base.ALL_RIGHTS)}): '

@@ -14,7 +14,7 @@
 #   OUT/mthca        Debian's own ib_mthca as a second, independent driver
 #                    (its command sequence is checked); skipped if the
 #                    kernel cache has no ib_mthca.ko
-# Each holds rc (scripts/vm/run.sh's exit status), run.err (its stderr)
+# Each holds rc (scripts/vm/run.sh's exit status), run.log (its output)
 # and VM_OUT's files (output.txt, stub-trace.txt, dmesg.txt, ...).
 #
 # Environment: QEMU (skips scripts/build-qemu.sh), VM_OUT (OUT; default
@@ -42,8 +42,8 @@ boot() { # run name, then env assignments for scripts/vm/run.sh
 	local dir=$OUT/$1
 	shift
 	mkdir -p "$dir"
-	rm -f "$dir/rc" "$dir/run.err"
-	env VM_OUT="$dir" "$@" scripts/vm/run.sh 2> >(tee "$dir/run.err" >&2) >&2
+	rm -f "$dir/rc" "$dir/run.log"
+	env VM_OUT="$dir" "$@" scripts/vm/run.sh 2> >(tee "$dir/run.log" >&2) >&2
 	echo $? >"$dir/rc"
 }
 

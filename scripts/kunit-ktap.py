@@ -32,13 +32,14 @@ INDENT = '    '
 
 
 def kernel_ktap(tree, raw):
-    """The KTAP lines kunit.py finds in the raw console log RAW."""
+    """The KTAP lines kunit.py finds in the raw console log RAW, and
+    kunit.py's exit status."""
     kunit_py = os.path.join(tree, 'tools', 'testing', 'kunit', 'kunit.py')
-    out = subprocess.run(
-        [sys.executable, kunit_py, 'parse', '--raw_output=kunit', raw],
-        cwd=tree, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        text=True, check=False).stdout
-    return out.splitlines()
+    run = subprocess.run(
+        [sys.executable, kunit_py, 'parse', '--raw_output=kunit',
+         os.path.abspath(raw)],
+        cwd=tree, stdout=subprocess.PIPE, text=True, check=False)
+    return run.stdout.splitlines(), run.returncode
 
 
 def tail(path, n=30):
@@ -60,12 +61,14 @@ def main():
 
     out = ktap.Ktap()
     has_raw = os.path.isfile(args.raw)
-    lines = kernel_ktap(args.tree, args.raw) if has_raw else []
+    lines, parse_rc = kernel_ktap(args.tree, args.raw) if has_raw else ([], 0)
     cases = ktap.parse(lines)
     for line in lines:
         print(INDENT + line if line else '')
     if not has_raw:
         out.fail('KUnit cases', f'no raw log at {args.raw}')
+    elif parse_rc:
+        out.fail('KUnit cases', f'kunit.py parse exited {parse_rc}')
     else:
         out.check(cases.total and not cases.failed, 'KUnit cases',
                   lambda: f'failed: {", ".join(cases.failures) or "none"}')

@@ -20,7 +20,6 @@ commands, and ib_mthca's command sequence.  Exits 1 if anything failed.
 
 import argparse
 import os
-import re
 import sys
 import unittest
 
@@ -32,28 +31,8 @@ sys.dont_write_bytecode = True     # no __pycache__ in the source tree
 from arbeltest import ktap, trace, vmout  # noqa: E402
 import trace_checks  # noqa: E402
 
-PLAN_RE = re.compile(r'^1\.\.(\d+)$')
 # scripts/vm/run.sh's exit status for a kernel splat after CMD succeeded
 RC_SPLAT = 122
-
-
-class Indented:
-    """A text stream that puts four spaces before each line: the subtests
-    of a KTAP result."""
-
-    def __init__(self, out):
-        self.out = out
-        self.at_start = True
-
-    def write(self, s):
-        for piece in s.splitlines(keepends=True):
-            if self.at_start:
-                self.out.write('    ')
-            self.out.write(piece)
-            self.at_start = piece.endswith('\n')
-
-    def flush(self):
-        self.out.flush()
 
 
 def read_rc(run_dir):
@@ -80,42 +59,6 @@ def vm_check(sub, run_dir, rc, want):
     sub.check(rc == want, 'VM run: finished, no kernel splat', detail)
 
 
-def guest_results(sub, lines, program):
-    """Re-emit the guest's KTAP @lines into @sub; then one result: the
-    guest printed its plan, as many results as planned, no "Bail out!"."""
-    plan = None
-    results = 0
-    bail = None
-    for line in lines:
-        m = ktap.RESULT_RE.match(line)
-        if line.startswith('KTAP version'):
-            continue
-        if m and not m.group('indent'):
-            results += 1
-            name = m.group('name')
-            if (m.group('directive') or '').upper() == 'SKIP':
-                sub.skip(name, m.group('reason'))
-            elif m.group('not'):
-                sub.fail(name)      # its reason came before, as '#' lines
-            else:
-                sub.ok(name)
-        elif PLAN_RE.match(line):
-            plan = int(PLAN_RE.match(line).group(1))
-        elif line.startswith('Bail out!'):
-            bail = line
-            sub.diag(line)
-        else:
-            sub.diag(line[2:] if line.startswith('# ') else line)
-    if bail:
-        detail = bail
-    elif plan is None:
-        detail = f'no plan line after {results} results: the program did not end'
-    else:
-        detail = f'planned 1..{plan}, printed {results} results'
-    sub.check(not bail and plan is not None and plan == results and results,
-              f'{program} ran to the end', detail)
-
-
 def read_trace(sub, run_dir):
     """The run's stub trace, or None after a failed result."""
     path = os.path.join(run_dir, 'stub-trace.txt')
@@ -132,33 +75,27 @@ def judge_run(k, name, run_dir, program=None, checks=None):
     without one (its CMD ends in "; true") exits 0.
     """
     k.diag(f'{name}: {run_dir}')
-    sub = ktap.Ktap(out=Indented(sys.stdout))
-    lines = []
-    if program:
-        lines = vmout.read_lines(os.path.join(run_dir, 'output.txt')) or []
-    vm_check(sub, run_dir, read_rc(run_dir),
-             1 if ktap.parse(lines).failed else 0)
-    if program:
-        guest_results(sub, lines, program)
-    if checks:
-        entries = read_trace(sub, run_dir)
-        if entries is not None:
-            for check_name, ok, detail in checks(entries):
-                sub.check(ok, check_name, detail)
-    sub.finish()
-    k.check(sub.failed == 0, name,
-            f'{sub.failed} of {sub.num} subtests failed')
+    with k.subtests(name) as sub:
+        lines = []
+        if program:
+            lines = vmout.read_lines(os.path.join(run_dir, 'output.txt')) or []
+        vm_check(sub, run_dir, read_rc(run_dir),
+                 1 if ktap.parse(lines).failed else 0)
+        if program:
+            sub.ran_to_end(sub.relay(lines, echo=True), program)
+        if checks:
+            entries = read_trace(sub, run_dir)
+            if entries is not None:
+                for check_name, ok, detail in checks(entries):
+                    sub.check(ok, check_name, detail)
 
 
 def self_test(k):
     """The judge's own tests (test_judge.py) as one result with subtests."""
     k.diag('judge self-test: test_judge.py')
-    sub = ktap.Ktap(out=Indented(sys.stdout))
-    suite = unittest.TestLoader().loadTestsFromName('test_judge')
-    ktap.run_unittest(suite, sub)
-    sub.finish()
-    k.check(sub.failed == 0 and sub.num > 0, 'judge self-test',
-            f'{sub.failed} of {sub.num} subtests failed')
+    with k.subtests('judge self-test') as sub:
+        suite = unittest.TestLoader().loadTestsFromName('test_judge')
+        ktap.run_unittest(suite, sub)
 
 
 def main():

@@ -5,9 +5,9 @@
   judge.py --vm-dir DIR --vm-rc N [--setup-error MSG]...
 
 Prints, as one KTAP stream (exit status 1 if anything failed):
-- the host-side unit tests: the PRM decoder and restrack's JSON reading
-  (tests/pylib/tests/test_prm.py) and the verbs tests' expectations
-  (tests/verbs/test_expect.py), against hand-made goldens;
+- the host-side unit tests of the verbs tests' expectations
+  (tests/verbs/test_expect.py) against hand-made goldens (the PRM decoder's
+  and restrack's, tests/pylib/tests, run in the pylib stage);
 - the VM run (scripts/vm/run.sh's exit status: boot, module, no splat);
 - the guest's KTAP (DIR/output.txt, printed by verbs_guest.py) nested as
   the subtests of one "verbs-guest" result;
@@ -17,7 +17,6 @@ Prints, as one KTAP stream (exit status 1 if anything failed):
 
 import argparse
 import os
-import re
 import sys
 import unittest
 
@@ -28,16 +27,13 @@ sys.path.insert(0, os.path.join(REPO, 'tests', 'pylib'))
 from arbeltest import dbgwin, ktap, trace, vmout  # noqa: E402  pylint: disable=wrong-import-position
 
 MPT_COMMANDS = ('SW2HW_MPT', 'WRITE_MTT', 'HW2SW_MPT', 'QUERY_MPT')
-KTAP_LINE = re.compile(r'^\s*(KTAP version \d+|(not )?ok \d+|1\.\.\d+|#)')
 
 
 def host_tests(k):
     """The host-side unit tests, one KTAP result each."""
     suite = unittest.TestSuite()
-    for start, pattern in ((os.path.join(REPO, 'tests', 'pylib', 'tests'),
-                            'test_prm.py'), (HERE, 'test_expect.py')):
-        suite.addTests(unittest.TestLoader().discover(start, pattern=pattern,
-                                                      top_level_dir=start))
+    suite.addTests(unittest.TestLoader().discover(HERE, pattern='test_expect.py',
+                                                  top_level_dir=HERE))
     ktap.run_unittest(suite, k)
 
 
@@ -54,30 +50,20 @@ def vm_result(k, vm_dir, rc):
 
 
 def guest_ktap(k, vm_dir):
-    """Nest the guest's KTAP (indented: its results are our subtests) under
-    one parent result, then a result of our own: the guest ran to its
-    plan (a parent is not counted as a case, this one is)."""
+    """Nest the guest's KTAP (its results are our subtests) under one
+    parent result, then a result of our own: the guest ran to its plan (a
+    parent is not counted as a case, this one is)."""
     lines = vmout.read_lines(os.path.join(vm_dir, 'output.txt')) or []
-    ran = 'verbs_guest.py ran to the end (KTAP plan = results)'
     try:
         start = lines.index('KTAP version 1')
     except ValueError:
-        k.fail(ran, 'no KTAP from verbs_guest.py in output.txt: ' +
+        k.fail('verbs_guest.py ran to the end',
+               'no KTAP from verbs_guest.py in output.txt: ' +
                ' | '.join(lines[-5:]))
         return
-    body = lines[start:]
-    sys.stdout.flush()
-    for ln in body:
-        print('    ' + (ln if KTAP_LINE.match(ln) else '# ' + ln))
-    sys.stdout.flush()
-    s = ktap.parse(body)
-    plans = [int(ln[3:]) for ln in body if re.match(r'^1\.\.\d+$', ln)]
-    count = sum(1 for ln in body if ktap.RESULT_RE.match(ln))
-    complete = bool(plans) and plans[-1] == count
-    k.check(complete and s.failed == 0, 'verbs-guest',
-            f'{s.failed} failed: {", ".join(s.failures[:5])}')
-    k.check(complete, ran, lambda: f'plan {plans[-1] if plans else None}, '
-            f'{count} results; last lines: ' + ' | '.join(body[-5:]))
+    with k.subtests('verbs-guest') as sub:
+        relayed = sub.relay(lines[start:])
+    k.ran_to_end(relayed, 'verbs_guest.py')
 
 
 def trace_checks(k, vm_dir):

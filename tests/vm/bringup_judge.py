@@ -119,43 +119,10 @@ class Judge:
         self.args = args
 
     # --- the guest's results and the boot --------------------------------
-    def relay_guest(self, ph):
-        """The guest's results, renumbered into ours; its '#' lines go
-        with the failure they precede (all of them with --verbose).
-        Returns (the guest's plan, its number of results, ended)."""
-        plan, count, ended, notes = None, 0, False, []
-        for line in ph.guest or []:
-            m = ktap.RESULT_RE.match(line)
-            if m and not m.group('indent'):
-                count += 1
-                name = m.group('name')
-                directive = (m.group('directive') or '').upper()
-                if directive == 'SKIP':
-                    self.t.skip(name, m.group('reason'))
-                elif m.group('not'):
-                    # the guest's own "# NAME: detail" line: NAME once
-                    self.t.fail(name, '\n'.join(
-                        x[len(name) + 2:] if x.startswith(f'{name}: ') else x
-                        for x in notes))
-                else:
-                    self.t.ok(name)
-                notes = []
-            elif re.match(r'^1\.\.\d+$', line):
-                plan = int(line[3:])
-            elif line == f'# end {ph.name}':
-                ended = True
-            elif line.startswith('KTAP version'):
-                continue
-            elif line.startswith('#') or line.strip():
-                note = line[2:] if line.startswith('# ') else line
-                if self.args.verbose and line.startswith('#'):
-                    self.t.diag(note)
-                notes = (notes + [note])[-20:]
-        return plan, count, ended, notes
-
     def boot(self, ph):
         t, name = self.t, ph.name
-        plan, count, ended, notes = self.relay_guest(ph)
+        relayed = t.relay(ph.guest or [], echo=self.args.verbose)
+        ended = f'end {name}' in relayed.notes
         vm = f'{name} boot: VM finished'
         why = {
             None: f'no {name}.rc: the VM was not booted',
@@ -166,11 +133,7 @@ class Judge:
         }.get(ph.rc, f'run.sh exit {ph.rc}: {ph.err}')
         if why:
             t.fail(vm, why)
-        t.check(ended and plan == count,
-                f'{name} boot: guest program ran to the end',
-                lambda: f'no "# end {name}" after a complete KTAP plan in '
-                        f'{ph.out_file} (plan {plan}, {count} results, run.sh '
-                        f'exit {ph.rc}); last lines: ' + ' | '.join(notes[-5:]))
+        t.ran_to_end(relayed, f'{name} boot: guest program', ended)
         splats = vmout.splats(ph.dir)
         if splats is None:
             t.fail(f'{name} boot: no kernel splat', f'no {ph.dir}/dmesg.txt')

@@ -12,10 +12,12 @@ Parsing counts the *leaves*: a result line whose test had subtests
 its subtests are.  A skip is counted as a skip, never as a pass.
 """
 
+import contextlib
 import re
 import sys
 import unittest
 
+PLAN_RE = re.compile(r'^1\.\.(\d+)$')
 RESULT_RE = re.compile(
     r'^(?P<indent>\s*)(?P<not>not )?ok (?P<num>\d+)(?: -)?\s*(?P<name>[^#]*?)\s*'
     r'(?:#\s*(?P<directive>\S+)\s*(?P<reason>.*))?$')
@@ -76,6 +78,70 @@ class Ktap:
             return self.ok(name)
         return self.fail(name, detail() if callable(detail) else detail)
 
+    @contextlib.contextmanager
+    def subtests(self, name):
+        """Nest: yields a writer whose lines are indented subtests of one
+        result name here, which passes if they ran and none failed.  (A
+        parent result is not counted by parse(); its subtests are.)"""
+        sub = Ktap(out=_Indented(self.out))
+        try:
+            yield sub
+        finally:
+            sub.finish()
+            self.check(sub.failed == 0 and sub.num > 0, name,
+                       f'{sub.failed} of {sub.num} subtests failed')
+
+    def relay(self, lines, echo=False):
+        """Re-emit the top-level results of another program's KTAP lines as
+        results of this writer (renumbered).  The '#' lines before a failed
+        result become its detail (all of them are echoed with echo=True).
+        Returns a Relayed (plan, count, bail, notes) to judge whether that
+        program ran to its end (see ran_to_end)."""
+        r = Relayed()
+        for line in lines:
+            m = RESULT_RE.match(line)
+            if m and not m.group('indent'):
+                r.count += 1
+                name = m.group('name')
+                if (m.group('directive') or '').upper() == 'SKIP':
+                    self.skip(name, m.group('reason'))
+                elif m.group('not'):
+                    self.fail(name, '\n'.join(
+                        x[len(name) + 2:] if x.startswith(f'{name}: ') else x
+                        for x in r.pending))
+                else:
+                    self.ok(name)
+                r.pending = []
+            elif PLAN_RE.match(line):
+                r.plan = int(PLAN_RE.match(line).group(1))
+            elif line.startswith('Bail out!'):
+                r.bail = line
+                self.diag(line)
+            elif line.startswith('KTAP version') or not line.strip():
+                continue
+            else:
+                note = line[2:] if line.startswith('# ') else line
+                if echo:
+                    self.diag(note)
+                r.notes.append(note)
+                r.pending = (r.pending + [note])[-20:]
+        return r
+
+    def ran_to_end(self, relayed, program, also=True):
+        """One result: the relayed program printed its plan, as many
+        results as planned (at least one), no "Bail out!" -- and also."""
+        if relayed.bail:
+            detail = relayed.bail
+        elif relayed.plan is None:
+            detail = (f'no plan line after {relayed.count} results: the '
+                      'program did not end; last lines: ' +
+                      ' | '.join(relayed.notes[-5:]))
+        else:
+            detail = (f'planned 1..{relayed.plan}, printed {relayed.count} '
+                      'results')
+        return self.check(also and relayed.complete, f'{program} ran to the end',
+                          detail)
+
     def finish(self):
         """Print the plan if not printed yet; return the exit status."""
         if self.plan is None:
@@ -86,6 +152,41 @@ class Ktap:
         self.diag(f'passed {self.passed}, failed {self.failed}, '
                   f'skipped {self.skipped}')
         return 0 if self.failed == 0 else 1
+
+
+class _Indented:
+    """A text stream that puts four spaces before each line (subtests)."""
+
+    def __init__(self, out):
+        self.out = out
+        self.at_start = True
+
+    def write(self, s):
+        for piece in s.splitlines(keepends=True):
+            if self.at_start:
+                self.out.write('    ')
+            self.out.write(piece)
+            self.at_start = piece.endswith('\n')
+
+    def flush(self):
+        self.out.flush()
+
+
+class Relayed:
+    """What Ktap.relay saw of another program's KTAP."""
+
+    def __init__(self):
+        self.plan = None
+        self.count = 0
+        self.bail = None
+        self.notes = []
+        self.pending = []
+
+    @property
+    def complete(self):
+        """Plan printed, as many results as planned, at least one."""
+        return (not self.bail and self.plan is not None and
+                self.plan == self.count and self.count > 0)
 
 
 class Summary:

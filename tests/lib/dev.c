@@ -40,6 +40,11 @@ static unsigned long dev_attr(const char *dir, const char *name)
 	return arbel_sysfs_ulong(path);
 }
 
+unsigned long arbel_dev_attr(const struct arbel_dev *d, const char *name)
+{
+	return dev_attr(d->dir, name);
+}
+
 static void dev_init(struct arbel_dev *d, const char *bdf)
 {
 	memset(d, 0, sizeof(*d));

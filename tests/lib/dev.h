@@ -150,6 +150,15 @@ int arbel_dev_enable(struct arbel_dev *d);
 bool arbel_dev_driver_bound(struct arbel_dev *d);
 
 /**
+ * arbel_dev_attr() - the number in one of the device's sysfs files
+ * @d: the device
+ * @name: the file in its sysfs directory ("vendor", "class", ...)
+ *
+ * Return: as arbel_sysfs_ulong().
+ */
+unsigned long arbel_dev_attr(const struct arbel_dev *d, const char *name);
+
+/**
  * arbel_sysfs_ulong() - the number in a sysfs (or debugfs, procfs) file
  * @path: the file
  *

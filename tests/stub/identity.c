@@ -8,15 +8,6 @@
 
 #include "conformance.h"
 
-/* the number in the device's sysfs file @name */
-static unsigned long sysfs_attr(const char *name)
-{
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/%s", dev->dir, name);
-	return arbel_sysfs_ulong(path);
-}
-
 #define RES_MEM_64	0x00100000	/* IORESOURCE_MEM_64 */
 
 void suite_identity(void)
@@ -24,13 +15,13 @@ void suite_identity(void)
 	uint64_t size, flags;
 
 	ktap_print_msg("suite: identity");
-	ktap_test_check(sysfs_attr("vendor") == ARBEL_PCI_VENDOR &&
-			sysfs_attr("device") == ARBEL_PCI_DEVICE,
+	ktap_test_check(arbel_dev_attr(dev, "vendor") == ARBEL_PCI_VENDOR &&
+			arbel_dev_attr(dev, "device") == ARBEL_PCI_DEVICE,
 			"pci ids 15b3:6282", "%04lx:%04lx",
-			sysfs_attr("vendor"), sysfs_attr("device"));
-	ktap_test_check((sysfs_attr("class") >> 8) == 0x0c06,
+			arbel_dev_attr(dev, "vendor"), arbel_dev_attr(dev, "device"));
+	ktap_test_check((arbel_dev_attr(dev, "class") >> 8) == 0x0c06,
 			"class InfiniBand 0x0c06", "class 0x%06lx",
-			sysfs_attr("class"));
+			arbel_dev_attr(dev, "class"));
 	arbel_dev_resource(dev, 0, &size, &flags);
 	ktap_test_check(size == ARBEL_BAR0_SIZE && (flags & RES_MEM_64),
 			"BAR0 64-bit 1 MiB", "size 0x%" PRIx64 " flags 0x%"

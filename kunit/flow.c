@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Set-up and tear-down of every command-flow case (see flow.h): find the
+ * HCA the driver bound and the stub's debug window; afterwards disarm the
+ * faults and restore what a case changed.
+ */
+
+#include <linux/errno.h>
+#include <linux/iopoll.h>
+#include <linux/module.h>
+
+#include "flow.h"
+
+/**
+ * arbel_flow_init() - find the bound HCA and its debug window
+ * @test: the case; its priv becomes a struct flow_ctx
+ *
+ * Return: 0, or a negative errno when there is no stub, no bound driver or
+ * the transport is marked failed.
+ */
+int arbel_flow_init(struct kunit *test)
+{
+	struct flow_ctx *c;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	test->priv = c;
+	c->pdev = pci_get_device(T_VENDOR, T_DEVICE, NULL);
+	if (!c->pdev) {
+		kunit_err(test, "no 15b3:6282: run under QEMU with -device arbel-stub\n");
+		return -ENODEV;
+	}
+	c->adev = pci_get_drvdata(c->pdev);
+	if (!c->adev) {
+		kunit_err(test, "the arbel driver did not bind %s\n",
+			  pci_name(c->pdev));
+		return -ENODEV;
+	}
+	c->cmd = &c->adev->cmd;
+	c->dbg = c->adev->dcs + ARBEL_DBG_BASE;
+	if (dbg_rd(c, ARBEL_DBG_ID) != ARBEL_DBG_ID_VALUE) {
+		kunit_err(test, "no arbel-stub debug window (ID 0x%08x)\n",
+			  dbg_rd(c, ARBEL_DBG_ID));
+		return -ENODEV;
+	}
+	if (arbel_cmd_failed(c->cmd)) {
+		kunit_err(test, "the transport is marked failed\n");
+		return -EIO;
+	}
+	dbg_wr(c, ARBEL_DBG_FI_CLEAR, 1);
+	return 0;
+}
+
+/**
+ * arbel_flow_exit() - disarm faults and restore what the case changed
+ * @test: the case
+ */
+void arbel_flow_exit(struct kunit *test)
+{
+	struct flow_ctx *c = test->priv;
+	u32 ctrl;
+	int err;
+
+	if (!c || !c->pdev)
+		return;
+	if (c->dbg) {
+		dbg_wr(c, ARBEL_DBG_FI_CLEAR, 1);
+		dbg_wr(c, ARBEL_DBG_FI_HOLD_MS, 0);
+	}
+	if (c->held) {
+		/*
+		 * TEST-ONLY recovery.  A timed-out command marks the device
+		 * failed for good (the firmware may still own the HCR); the
+		 * driver itself never clears cmd->failed.  Here the stub is
+		 * known to finish the held command once the hold ends, so wait
+		 * for go to clear and then un-fail the transport, so that the
+		 * later cases find a working HCA.
+		 */
+		err = readx_poll_timeout(ioread32be, c->adev->dcs + T_HCR_CTRL,
+					 ctrl, !(ctrl & T_HCR_GO), 1000,
+					 10 * USEC_PER_SEC);
+		KUNIT_EXPECT_EQ_MSG(test, err, 0, "held command never completed");
+		mutex_lock(&c->cmd->lock);
+		c->cmd->failed = false;
+		c->cmd->timeout_ms = c->saved_timeout_ms;
+		mutex_unlock(&c->cmd->lock);
+		KUNIT_EXPECT_EQ(test, run_nop(c), 0);
+	}
+	if (c->closed && dbg_rd(c, ARBEL_DBG_FW_STATE) == FW_STATE_RUNNING)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    arbel_fw_init_hca(c->cmd, &c->adev->layout),
+				    0, "could not restore HCA_INIT");
+	pci_dev_put(c->pdev);
+}
+
+MODULE_DESCRIPTION("KUnit command-flow tests for the Arbel driver against arbel-stub");
+MODULE_LICENSE("GPL");

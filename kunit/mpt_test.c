@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit suites for the MPT layer: field placement, golden images, round
- * trips, validation, keys and access flags.
+ * trips, validation and access flags (keys: key_test.c).
  *
  * Every expected value here is transcribed by hand from the PRM struct
  * arbelprm_mpt_st (fields listed LSB first inside each big-endian dword)
@@ -500,65 +500,6 @@ static struct kunit_suite arbel_mpt_suite = {
 	.test_cases = mpt_encoding_cases,
 };
 
-/* ---- keys ------------------------------------------------------------ */
-
-static void key_test_rotation(struct kunit *test)
-{
-	/* hw 0x00012345: key bits 31:8 = hw 23:0, key 7:0 = hw 31:24 */
-	KUNIT_EXPECT_EQ(test, arbel_hw_to_key(0x00012345), 0x01234500u);
-	KUNIT_EXPECT_EQ(test, arbel_hw_to_key(0xab012345), 0x012345abu);
-	KUNIT_EXPECT_EQ(test, arbel_key_to_hw(0x01234500), 0x00012345u);
-	KUNIT_EXPECT_EQ(test, arbel_key_to_hw(0x012345ab), 0xab012345u);
-	KUNIT_EXPECT_EQ(test, arbel_key_to_hw(0xffffffff), 0xffffffffu);
-	KUNIT_EXPECT_EQ(test, arbel_hw_to_key(0x80000000), 0x00000080u);
-}
-
-static void key_test_round_trip(struct kunit *test)
-{
-	struct rnd_state st;
-	int n;
-
-	prandom_seed_state(&st, 7);
-	for (n = 0; n < ROUNDS; n++) {
-		u32 k = prandom_u32_state(&st);
-
-		KUNIT_ASSERT_EQ(test, arbel_hw_to_key(arbel_key_to_hw(k)), k);
-		KUNIT_ASSERT_EQ(test, arbel_key_to_hw(arbel_hw_to_key(k)), k);
-	}
-}
-
-static void key_test_slot_tag(struct kunit *test)
-{
-	const u32 num_mpts = 1 << 17;
-
-	/* key 0x412345ab is hw 0xab412345: slot 0x12345, tag 0xab400000 */
-	KUNIT_EXPECT_EQ(test, arbel_key_slot(0x412345ab, num_mpts), 0x12345u);
-	KUNIT_EXPECT_EQ(test, arbel_key_tag(0x412345ab, num_mpts),
-			0xab400000u);
-	/* slot | tag is the hardware index again */
-	KUNIT_EXPECT_EQ(test, arbel_key_slot(0x412345ab, num_mpts) |
-			arbel_key_tag(0x412345ab, num_mpts), 0xab412345u);
-	/* a smaller table moves bits from the slot to the tag */
-	KUNIT_EXPECT_EQ(test, arbel_key_slot(0x412345ab, 1 << 4), 0x5u);
-	KUNIT_EXPECT_EQ(test, arbel_key_tag(0x412345ab, 1 << 4), 0xab412340u);
-	/* a reused slot with the next tag gives another key, same slot */
-	KUNIT_EXPECT_EQ(test, arbel_hw_to_key(0xab412345 + num_mpts),
-			0x432345abu);
-	KUNIT_EXPECT_EQ(test, arbel_key_slot(0x432345ab, num_mpts), 0x12345u);
-}
-
-static struct kunit_case key_cases[] = {
-	KUNIT_CASE(key_test_rotation),
-	KUNIT_CASE(key_test_round_trip),
-	KUNIT_CASE(key_test_slot_tag),
-	{}
-};
-
-static struct kunit_suite arbel_key_suite = {
-	.name = "arbel_key",
-	.test_cases = key_cases,
-};
-
 /* ---- access flags ---------------------------------------------------- */
 
 struct access_case {
@@ -637,7 +578,7 @@ static struct kunit_suite arbel_access_suite = {
 	.test_cases = access_kcases,
 };
 
-kunit_test_suites(&arbel_mpt_suite, &arbel_key_suite, &arbel_access_suite);
+kunit_test_suites(&arbel_mpt_suite, &arbel_access_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the Arbel MPT layer");
 MODULE_LICENSE("GPL");

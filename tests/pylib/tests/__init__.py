@@ -1,4 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0
-"""unittest tests of arbeltest, the tests' own library (make check's stage
-pylib): run them with "python3 tests/pylib/tests" for KTAP, or with
+"""unittest tests of arbeltest, the tests' own library, and of
+scripts/report.py (make check's stage pylib): run them with "python3 tests/pylib/tests" for KTAP, or with
 "python3 -m unittest discover -s tests/pylib/tests -t tests/pylib"."""

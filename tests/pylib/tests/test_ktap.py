@@ -279,6 +279,57 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(self.count('ok 1 a\nok 1 b\nok 7 c\n'), (3, 0, 0))
 
 
+class RelayTest(unittest.TestCase):
+    """Ktap.relay, ran_to_end and subtests: a guest program's KTAP re-emitted
+    by a host judge."""
+
+    def run_guest(self, lines):
+        out = io.StringIO()
+        sub = ktap.Ktap(out=out)
+        sub.ran_to_end(sub.relay(lines), 'prog')
+        sub.finish()
+        return out.getvalue(), ktap.parse(out.getvalue().splitlines())
+
+    def test_results_renumbered_and_complete(self):
+        text, s = self.run_guest(['KTAP version 1', 'ok 1 a', '# b: why',
+                                  'not ok 2 b', 'ok 3 c # SKIP no c', '1..3'])
+        self.assertEqual((s.passed, s.failed, s.skipped), (2, 1, 1))
+        self.assertEqual(s.failures, ['b'])
+        self.assertIn('# b: why\nnot ok 2 b\n', text)
+        self.assertIn('ok 4 prog ran to the end\n', text)
+
+    def test_incomplete_runs_fail(self):
+        cases = {
+            'no plan': ['KTAP version 1', 'ok 1 a'],
+            'short': ['KTAP version 1', 'ok 1 a', '1..2'],
+            'bail out': ['KTAP version 1', 'ok 1 a', 'Bail out! no device',
+                         '1..1'],
+            'nothing': [],
+        }
+        for what, lines in cases.items():
+            with self.subTest(what):
+                self.assertIn('prog ran to the end',
+                              self.run_guest(lines)[1].failures)
+
+    def test_subtests_nest_under_one_parent(self):
+        out = io.StringIO()
+        k = ktap.Ktap(out=out)
+        with k.subtests('run') as sub:
+            sub.ok('a')
+            sub.fail('b', 'why')
+        with k.subtests('empty'):
+            pass
+        k.finish()
+        self.assertEqual(out.getvalue().splitlines()[:9], [
+            'KTAP version 1', '    KTAP version 1', '    ok 1 a',
+            '    # b: why', '    not ok 2 b', '    1..2',
+            '    # passed 1, failed 1, skipped 0',
+            '# run: 1 of 2 subtests failed', 'not ok 1 run'])
+        s = ktap.parse(out.getvalue().splitlines())
+        # the parents are not counted; the empty one has no leaf to count
+        self.assertEqual((s.passed, s.failed, s.skipped), (1, 2, 0))
+
+
 class RunUnittestTest(unittest.TestCase):
     """run_unittest(): one KTAP line per test and per subTest."""
 

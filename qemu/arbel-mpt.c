@@ -77,6 +77,19 @@ static uint8_t arbel_mpt_slot_check(ArbelState *s, uint32_t index)
     return ST_OK;
 }
 
+/* the 64-byte entry of a slot that passes arbel_mpt_slot_check() */
+static uint8_t arbel_mpt_read_slot(ArbelState *s, uint32_t index,
+                                   uint8_t *img)
+{
+    uint8_t st = arbel_mpt_slot_check(s, index);
+
+    if (st) {
+        return st;
+    }
+    return arbel_icm_read(s, arbel_mpt_addr(s, index), img,
+                          ARBEL_MPT_ENTRY_SIZE);
+}
+
 static void arbel_mpt_load(const uint8_t *buf, uint32_t *d)
 {
     int i;
@@ -202,11 +215,7 @@ uint8_t arbel_cmd_hw2sw_mpt(ArbelState *s, ArbelCmd *cmd)
     if (cmd->op_mod > 1) {
         return ST_BAD_OP;
     }
-    st = arbel_mpt_slot_check(s, index);
-    if (st) {
-        return st;
-    }
-    st = arbel_icm_read(s, arbel_mpt_addr(s, index), img, sizeof(img));
+    st = arbel_mpt_read_slot(s, index, img);
     if (st) {
         return st;
     }
@@ -243,11 +252,7 @@ uint8_t arbel_cmd_query_mpt(ArbelState *s, ArbelCmd *cmd)
     if (cmd->op_mod) {
         return ST_BAD_OP;
     }
-    st = arbel_mpt_slot_check(s, index);
-    if (st) {
-        return st;
-    }
-    st = arbel_icm_read(s, arbel_mpt_addr(s, index), img, sizeof(img));
+    st = arbel_mpt_read_slot(s, index, img);
     if (st) {
         return st;
     }

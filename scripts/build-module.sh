@@ -5,9 +5,12 @@
 #   build-module.sh            against $KDIR, default: the running kernel's
 #                              build directory if it exists, otherwise the
 #                              Debian headers for $ARBEL_KABI
-#   build-module.sh --test     against the Debian headers the VM boots, with
+#   build-module.sh --test     against the Debian headers of $ARBEL_KERNEL
+#                              (default 6.1, the kernel the VM boots), with
 #                              W=1 and sparse (C=1); any warning fails;
-#                              KTAP on stdout, the build's output on stderr
+#                              KTAP on stdout, the build's output on stderr;
+#                              the module goes to build/module/arbel.ko
+#                              (build/module-$ARBEL_KERNEL/ for another line)
 #   build-module.sh --install  build, then modules_install for $KDIR
 #   build-module.sh --clean
 set -euo pipefail
@@ -44,8 +47,10 @@ case $mode in
 	make -C "$kdir" M="$top" modules_install
 	exit 0;;
 --test)
-	log=$top/build/module/build.log
-	mkdir -p "$(dirname "$log")"
+	out=$top/build/module
+	[ "$ARBEL_KERNEL" = 6.1 ] || out=$top/build/module-$ARBEL_KERNEL
+	log=$out/build.log
+	mkdir -p "$out"
 	# Rebuild every object so that every file is compiled and checked
 	# (not "make clean": it deletes every *.ko below the clone, build/ too).
 	find "$top/drivers" \( -name '*.o' -o -name '.*.o.cmd' \) -delete
@@ -62,9 +67,8 @@ case $mode in
 			"$warnings" >&3
 	fi
 	if [ "$rc" = 0 ]; then
-		mkdir -p "$top/build/module"
-		cp "$top/drivers/infiniband/hw/arbel/arbel.ko" "$top/build/module/arbel.ko"
-		echo "built build/module/arbel.ko against $kdir"
+		cp "$top/drivers/infiniband/hw/arbel/arbel.ko" "$out/arbel.ko"
+		echo "built $out/arbel.ko against $kdir"
 	fi
 	ktap_finish >&3;;
 build)

@@ -29,6 +29,8 @@ run_stage() {
 
 run_stage pylib python3 tests/pylib/tests
 run_stage testlib make -s -C tests/lib check
+run_stage module-6.12 env -u ARBEL_KABI -u ARBEL_KDIR ARBEL_KERNEL=6.12 \
+	scripts/build-module.sh --test
 run_stage module scripts/build-module.sh --test
 run_stage dkms scripts/dkms-check.sh
 run_stage lint scripts/checkpatch.sh

@@ -1,18 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Install the Debian packages a part of the project needs, once.
-#   setup.sh headers         kernel headers + build tools (make, make check)
+#   setup.sh headers         kernel headers of $ARBEL_KERNEL (scripts/env.sh)
+#                            + build tools (make, make check)
 #   setup.sh kernel-source   linux-source-6.1 and what KUnit builds need
 #   setup.sh lint            sparse, codespell, docutils
 #   setup.sh dkms            dkms
 #   setup.sh verbs           libibverbs-dev (guest test programs)
 set -euo pipefail
+# shellcheck source=scripts/env.sh
+. "$(dirname "$0")/env.sh"
 
 want=()
 for part in "$@"; do
 	case $part in
 	headers)
-		want+=(linux-headers-amd64 make gcc libelf-dev bc flex bison
+		want+=("$ARBEL_HEADERS_META" make gcc libelf-dev bc flex bison
 		       kmod);;
 	kernel-source)
 		want+=(linux-source-6.1 xz-utils flex bison bc libssl-dev

@@ -7,7 +7,7 @@
  */
 
 #include <linux/slab.h>
-#include <asm/unaligned.h>
+#include "compat.h"
 #include <rdma/ib_mad.h>
 #include <rdma/ib_smi.h>
 

@@ -12,6 +12,8 @@
 #include <linux/device.h>
 #include <linux/tracepoint.h>
 
+#include "compat.h"
+
 #include <arbel/status.h>
 
 /* One class for both events; a start has no status, errno or duration. */
@@ -29,7 +31,7 @@ DECLARE_EVENT_CLASS(arbel_cmd,
 				     __field(u8, status)
 				     __field(int, err)
 				     __field(u64, duration_ns)),
-		    TP_fast_assign(__assign_str(dev, dev_name(dev));
+		    TP_fast_assign(arbel_assign_str(dev, dev_name(dev));
 				   __entry->opcode = opcode;
 				   __entry->op_mod = op_mod;
 				   __entry->in_mod = in_mod;

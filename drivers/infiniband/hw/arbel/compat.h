@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * What differs between the kernels arbel builds against (Debian 12's 6.1
+ * and 6.12), in one place.  Each entry names the release that changed.
+ */
+#ifndef _ARBEL_COMPAT_H_
+#define _ARBEL_COMPAT_H_
+
+#include <linux/version.h>
+
+/* 6.12: asm/unaligned.h moved to linux/unaligned.h */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
+/* 6.10: __assign_str() takes only the field; the source is __string()'s */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define arbel_assign_str(field, src) __assign_str(field)
+#else
+#define arbel_assign_str(field, src) __assign_str(field, src)
+#endif
+
+#endif /* _ARBEL_COMPAT_H_ */

@@ -21,8 +21,10 @@ else
 fi
 export ARBEL_KERNEL ARBEL_HEADERS_META
 
+# (empty, not a failure, while the metapackage is not installed: callers
+# may run with set -e -o pipefail)
 arbel_kabi() {
-	dpkg-query -W -f='${Depends}\n' "$ARBEL_HEADERS_META" 2>/dev/null |
+	{ dpkg-query -W -f='${Depends}\n' "$ARBEL_HEADERS_META" 2>/dev/null || true; } |
 		sed -n 's/.*linux-headers-\([0-9][^ ,]*-amd64\).*/\1/p' | head -n 1
 }
 

@@ -146,6 +146,18 @@ typedef enum ArbelFwState {
 #define MPT_D3_PD_MASK          0xffffff
 #define MPT_D3_ZB               (1u << 26)
 
+/* One request to the translation engine (arbel_xlate_rw) */
+typedef struct ArbelXlReq {
+    uint32_t key;
+    uint32_t access;        /* ARBEL_XL_ACC_* */
+    uint64_t va;
+    uint64_t len;
+    bool to_region;         /* write the region (else read it) */
+    bool check_only;        /* translate, move nothing */
+    uint32_t index;         /* out: MPT slot */
+    uint64_t pa;            /* out: PA of the first byte */
+} ArbelXlReq;
+
 /* A contiguous guest-physical chunk (FA / aux memory) */
 typedef struct ArbelChunk {
     uint64_t pa;
@@ -301,6 +313,7 @@ void arbel_mpt_drop_all(ArbelState *s);
 bool arbel_mtt_range_ok(ArbelState *s, uint64_t va, uint64_t len);
 
 /* arbel-xlate.c: translation engine and debug window */
+uint32_t arbel_xlate_rw(ArbelState *s, ArbelXlReq *req, void *buf);
 uint64_t arbel_dbg_read(ArbelState *s, hwaddr off);
 void arbel_dbg_write(ArbelState *s, hwaddr off, uint32_t val);
 

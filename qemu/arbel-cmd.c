@@ -3,11 +3,14 @@
  *
  * Every command goes through the same gate, in this order:
  *   unknown or unimplemented opcode        -> 0x02 bad opcode
- *   e bit set (event completion requested;
- *     this firmware never has EQs)         -> 0x03 bad parameter
  *   not allowed in the firmware state      -> 0x04 bad system state
  *   injected failure (fault injection)     -> the injected status
  *   the command's own checks
+ *
+ * With the e bit (event mode) go clears as soon as the command is taken
+ * and its status, token and immediate result arrive as a command-completion
+ * EQE (type 0x0a) on the EQ MAP_EQ routed event 10 to (arbel-eq.c); with no
+ * such EQ the completion is lost and the driver times out.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -51,9 +54,11 @@ static const ArbelCmdDesc arbel_cmds[] = {
     { OP_HW2SW_MPT, "HW2SW_MPT", S_H, arbel_cmd_hw2sw_mpt },
     { OP_READ_MTT, "READ_MTT", S_H, arbel_cmd_read_mtt },
     { OP_WRITE_MTT, "WRITE_MTT", S_H, arbel_cmd_write_mtt },
-    { OP_MAP_EQ, "MAP_EQ", 0, NULL },
-    { OP_SW2HW_EQ, "SW2HW_EQ", 0, NULL },
-    { OP_HW2SW_EQ, "HW2SW_EQ", 0, NULL },
+    { OP_MAP_EQ, "MAP_EQ", S_H, arbel_cmd_map_eq },
+    { OP_SW2HW_EQ, "SW2HW_EQ", S_H, arbel_cmd_sw2hw_eq },
+    { OP_HW2SW_EQ, "HW2SW_EQ", S_H, arbel_cmd_hw2sw_eq },
+    { OP_QUERY_EQ, "QUERY_EQ", S_H, arbel_cmd_query_eq },
+    { OP_CONF_SPECIAL_QP, "CONF_SPECIAL_QP", 0, NULL },
     { OP_MAD_IFC, "MAD_IFC", S_H, arbel_cmd_mad_ifc },
     { OP_SYNC_TPT, "SYNC_TPT", S_H, arbel_cmd_sync_tpt },
     { OP_NOP, "NOP", S_U | S_H, arbel_cmd_nop },
@@ -144,8 +149,6 @@ void arbel_cmd_execute(ArbelState *s, ArbelCmd *cmd)
     s->cmd_count++;
     if (!d || !d->handler) {
         status = ST_BAD_OP;
-    } else if (cmd->e) {
-        status = ST_BAD_PARAM;
     } else if (!(d->states & (1u << s->state))) {
         status = ST_BAD_SYS_STATE;
     } else if (arbel_fault_fail(s, cmd->opcode, &status)) {
@@ -155,14 +158,22 @@ void arbel_cmd_execute(ArbelState *s, ArbelCmd *cmd)
         note = cmd->note;
     }
 
-    if (cmd->out_imm && status == ST_OK) {
+    if (cmd->out_imm && status == ST_OK && !cmd->e) {
         s->hcr[3] = cmd->imm >> 32;
         s->hcr[4] = (uint32_t)cmd->imm;
     }
-    s->hcr[6] = (s->hcr[6] & ~(HCR_GO_BIT | (0xffu << HCR_STATUS_SHIFT))) |
-                ((uint32_t)status << HCR_STATUS_SHIFT);
+    if (cmd->e) {
+        s->hcr[6] &= ~(HCR_GO_BIT | (0xffu << HCR_STATUS_SHIFT));
+    } else {
+        s->hcr[6] = (s->hcr[6] &
+                     ~(HCR_GO_BIT | (0xffu << HCR_STATUS_SHIFT))) |
+                    ((uint32_t)status << HCR_STATUS_SHIFT);
+    }
 
     arbel_trace_cmd(s, cmd, status, note);
+    if (cmd->e) {
+        arbel_eq_cmd_done(s, cmd, status);
+    }
     g_free(cmd->inbox);
     g_free(cmd->outbox);
     cmd->inbox = NULL;

@@ -226,6 +226,7 @@ uint8_t arbel_cmd_init_hca(ArbelState *s, ArbelCmd *cmd)
     s->mtt_end = mtt_end;
     g_free(s->hw_mpt);
     s->hw_mpt = bitmap_new(1u << log_mpt);
+    arbel_eq_init_hca(s, in);
     s->state = FW_HCA_INIT;
     return ST_OK;
 }
@@ -236,6 +237,7 @@ uint8_t arbel_cmd_close_hca(ArbelState *s, ArbelCmd *cmd)
         return ST_BAD_OP;
     }
     arbel_mpt_drop_all(s);
+    arbel_eq_reset(s);
     s->state = FW_RUNNING;
     return ST_OK;
 }

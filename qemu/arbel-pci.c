@@ -2,8 +2,10 @@
  * arbel-stub: PCI identity, BARs, register decoding, HCR, reset.
  *
  * BAR0 (1 MiB, 64-bit): HCR at 0x80680, reset register at 0xf0010, debug
- * window at 0xc0000.  BAR2 (8 MiB, 64-bit): UAR pages (doorbells are
- * accepted and ignored).  No BAR4: DDR is hidden (mem-free).
+ * window at 0xc0000, the clear-interrupt, EQ arm and EQ set-CI registers
+ * QUERY_FW reports, and (msix=on, the default) the MSI-X table and PBA.
+ * BAR2 (8 MiB, 64-bit): UAR pages (doorbells are accepted and ignored).
+ * No BAR4: DDR is hidden (mem-free).
  *
  * All registers are big-endian 32-bit; accesses of any other width are
  * ignored and logged as guest errors.
@@ -18,6 +20,7 @@
 #include "qapi/error.h"
 #include "hw/pci/pci.h"
 #include "hw/pci/pcie.h"
+#include "hw/pci/msix.h"
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
 #include "sysemu/dma.h"
@@ -131,6 +134,7 @@ static void arbel_fw_full_reset(ArbelState *s)
     s->busy = false;
     memset(s->hcr, 0, sizeof(s->hcr));
     arbel_fw_reset(s);
+    arbel_eq_reset(s);
 }
 
 /* ------------------------------------------------------------------ */
@@ -197,8 +201,22 @@ static void arbel_bar0_write(void *opaque, hwaddr addr, uint64_t val,
         }
         return;
     }
-    if (addr >= ARBEL_CLR_INT_BASE && addr < ARBEL_CATAS_BASE) {
-        return;     /* interrupt / EQ doorbells: no EQs, nothing to do */
+    if (addr >= ARBEL_CLR_INT_BASE &&
+        addr < ARBEL_CLR_INT_BASE + ARBEL_CLR_INT_SIZE) {
+        arbel_clr_int_write(s, (addr - ARBEL_CLR_INT_BASE) / 4, val);
+        return;
+    }
+    if (addr >= ARBEL_EQ_ARM_BASE &&
+        addr < ARBEL_EQ_ARM_BASE + ARBEL_EQ_ARM_SIZE) {
+        arbel_eq_arm_write(s, (addr - ARBEL_EQ_ARM_BASE) / 4, val);
+        return;
+    }
+    if (addr >= ARBEL_EQ_SET_CI_BASE &&
+        addr < ARBEL_EQ_SET_CI_BASE + ARBEL_EQ_SET_CI_SIZE) {
+        if (!(addr & 4)) {
+            arbel_eq_set_ci_write(s, (addr - ARBEL_EQ_SET_CI_BASE) / 8, val);
+        }
+        return;
     }
     qemu_log_mask(LOG_GUEST_ERROR,
                   "arbel-stub: write 0x%08x to unused BAR0 offset 0x%"
@@ -281,8 +299,25 @@ static void arbel_realize(PCIDevice *pdev, Error **errp)
         }
     }
 
+    if (s->msix && msix_init(pdev, ARBEL_MSIX_VECTORS, &s->bar0, 0,
+                             ARBEL_MSIX_TABLE, &s->bar0, 0, ARBEL_MSIX_PBA,
+                             0, errp)) {
+        return;
+    }
+    if (s->msix) {
+        unsigned int i;
+
+        for (i = 0; i < ARBEL_MSIX_VECTORS; i++) {
+            msix_vector_use(pdev, i);
+        }
+    }
+
     arbel_trace_open(s, errp);
     if (*errp) {
+        if (s->msix) {
+            msix_unuse_all_vectors(pdev);
+            msix_uninit(pdev, &s->bar0, &s->bar0);
+        }
         return;
     }
     s->hold_timer = timer_new_ms(QEMU_CLOCK_VIRTUAL, arbel_hold_expired, s);
@@ -302,6 +337,10 @@ static void arbel_exit(PCIDevice *pdev)
     g_array_free(s->aux, true);
     g_hash_table_destroy(s->icm);
     arbel_trace_close(s);
+    if (s->msix) {
+        msix_unuse_all_vectors(pdev);
+        msix_uninit(pdev, &s->bar0, &s->bar0);
+    }
     if (pci_is_express(pdev)) {
         pcie_cap_exit(pdev);
     }
@@ -327,6 +366,7 @@ static Property arbel_properties[] = {
                        0x0002c90300a1b2c0ULL),
     DEFINE_PROP_UINT64("port-guid", ArbelState, port_guid,
                        0x0002c90300a1b2c1ULL),
+    DEFINE_PROP_BOOL("msix", ArbelState, msix, true),
     DEFINE_PROP_UINT32("fw-pages", ArbelState, fw_pages,
                        ARBEL_FW_PAGES_DEFAULT),
     DEFINE_PROP_UINT32("fail-opcode", ArbelState, faults_prop.fail_opcode, 0),

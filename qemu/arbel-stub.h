@@ -38,6 +38,20 @@ OBJECT_DECLARE_SIMPLE_TYPE(ArbelState, ARBEL_STUB)
 #define ARBEL_EQ_SET_CI_BASE    0x80900
 #define ARBEL_CATAS_BASE        0x81000
 #define ARBEL_CATAS_SIZE        0x10    /* dwords */
+#define ARBEL_CLR_INT_SIZE      0x8     /* pins 63..32 at +0, 31..0 at +4 */
+#define ARBEL_EQ_ARM_SIZE       0x8     /* EQs 63..32 at +0, 31..0 at +4 */
+#define ARBEL_EQ_SET_CI_SIZE    (ARBEL_MAX_EQS * 8)  /* one per EQ, 8 apart */
+#define ARBEL_MSIX_TABLE        0x82000 /* MSI-X table and PBA in BAR0 */
+#define ARBEL_MSIX_PBA          0x82200
+#define ARBEL_MSIX_VECTORS      32
+
+/* Event queues */
+#define ARBEL_MAX_EQS           64
+#define ARBEL_EQC_SIZE          0x40    /* EQ context in ICM and mailbox */
+#define ARBEL_EQE_SIZE          0x20
+#define ARBEL_EQE_OWNER_HW      0x80    /* EQE byte 0x1f */
+#define ARBEL_EV_CMD            0x0a    /* command completion event type */
+#define ARBEL_EQ_INTR_MSIX      128     /* EQC intr >= 128: MSI-X vector */
 
 /* HCR dword 6 */
 #define HCR_OPCODE_MASK         0xfff
@@ -87,6 +101,8 @@ enum {
     OP_MAP_EQ           = 0x012,
     OP_SW2HW_EQ         = 0x013,
     OP_HW2SW_EQ         = 0x014,
+    OP_QUERY_EQ         = 0x015,
+    OP_CONF_SPECIAL_QP  = 0x023,
     OP_MAD_IFC          = 0x024,
     OP_SYNC_TPT         = 0x02f,
     OP_NOP              = 0x031,
@@ -145,6 +161,32 @@ typedef enum ArbelFwState {
 #define MPT_D1_TYPE             (1u << 7)
 #define MPT_D3_PD_MASK          0xffffff
 #define MPT_D3_ZB               (1u << 26)
+
+/* An event queue as the firmware tracks it (its context lives in ICM) */
+typedef struct ArbelEq {
+    bool hw;                /* SW2HW_EQ done, HW2SW_EQ not yet */
+    bool armed;             /* next EQE raises the interrupt */
+    uint8_t status;         /* 0 OK, 9 overflow, 0xa write failure */
+    uint32_t lkey;          /* of the EQ buffer's region */
+    uint64_t start;         /* virtual address of the buffer */
+    uint32_t log_size;      /* log2 of the number of EQEs */
+    uint8_t intr;           /* INTx pin (< 128) or 128 + MSI-X vector */
+    uint32_t prod;          /* producer index */
+    uint32_t cons;          /* consumer index (set-CI doorbell) */
+    uint32_t posted;        /* EQEs written, for the trace */
+} ArbelEq;
+
+/* One request to the translation engine (arbel_xlate_rw) */
+typedef struct ArbelXlReq {
+    uint32_t key;
+    uint32_t access;        /* ARBEL_XL_ACC_* */
+    uint64_t va;
+    uint64_t len;
+    bool to_region;         /* write the region (else read it) */
+    bool check_only;        /* translate, move nothing */
+    uint32_t index;         /* out: MPT slot */
+    uint64_t pa;            /* out: PA of the first byte */
+} ArbelXlReq;
 
 /* A contiguous guest-physical chunk (FA / aux memory) */
 typedef struct ArbelChunk {
@@ -216,6 +258,14 @@ struct ArbelState {
     uint64_t mtt_base;
     uint64_t mtt_end;       /* end of the MTT area (exclusive) */
     unsigned long *hw_mpt;  /* bitmap: slots made HW-owned by SW2HW_MPT */
+    uint64_t eqc_base;
+    uint32_t log_num_eqs;
+
+    /* event queues and interrupts (arbel-eq.c) */
+    ArbelEq eq[ARBEL_MAX_EQS];
+    int8_t ev_eq[64];       /* event type -> EQ number, -1 = not mapped */
+    uint64_t int_pending;   /* INTx pins raised, not yet cleared */
+    bool msix;              /* property: MSI-X capability present */
     uint32_t cmd_count;
 
     /* debug window: translation engine */
@@ -301,6 +351,7 @@ void arbel_mpt_drop_all(ArbelState *s);
 bool arbel_mtt_range_ok(ArbelState *s, uint64_t va, uint64_t len);
 
 /* arbel-xlate.c: translation engine and debug window */
+uint32_t arbel_xlate_rw(ArbelState *s, ArbelXlReq *req, void *buf);
 uint64_t arbel_dbg_read(ArbelState *s, hwaddr off);
 void arbel_dbg_write(ArbelState *s, hwaddr off, uint32_t val);
 
@@ -314,6 +365,19 @@ bool arbel_fault_fail(ArbelState *s, uint16_t opcode, uint8_t *status);
 uint32_t arbel_fault_hold_ms(ArbelState *s, uint16_t opcode);
 void arbel_fault_corrupt(ArbelState *s, ArbelCmd *cmd, uint8_t *buf,
                          uint32_t len);
+
+/* arbel-eq.c: event queues, event-mode completions, interrupts */
+void arbel_eq_reset(ArbelState *s);
+void arbel_eq_init_hca(ArbelState *s, const uint8_t *inbox);
+uint8_t arbel_cmd_sw2hw_eq(ArbelState *s, ArbelCmd *cmd);
+uint8_t arbel_cmd_hw2sw_eq(ArbelState *s, ArbelCmd *cmd);
+uint8_t arbel_cmd_query_eq(ArbelState *s, ArbelCmd *cmd);
+uint8_t arbel_cmd_map_eq(ArbelState *s, ArbelCmd *cmd);
+void arbel_eq_post(ArbelState *s, uint8_t type, const uint8_t *data24);
+void arbel_eq_cmd_done(ArbelState *s, ArbelCmd *cmd, uint8_t status);
+void arbel_eq_arm_write(ArbelState *s, unsigned int word, uint32_t mask);
+void arbel_eq_set_ci_write(ArbelState *s, unsigned int eqn, uint32_t ci);
+void arbel_clr_int_write(ArbelState *s, unsigned int word, uint32_t mask);
 
 /* arbel-mad.c: MAD_IFC */
 uint8_t arbel_cmd_mad_ifc(ArbelState *s, ArbelCmd *cmd);

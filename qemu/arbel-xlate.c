@@ -44,34 +44,42 @@ static uint32_t arbel_access_bit(uint32_t acc)
     }
 }
 
-static uint32_t arbel_xlate(ArbelState *s)
+/*
+ * The walk every access with a key takes: translate all of [va, va + len)
+ * first (a refused access moves no byte), then move the bytes between the
+ * region and @buf (host memory), unless @req->check_only.  Returns an
+ * ARBEL_XL_* code; @req->index and @req->pa tell the slot and first PA.
+ */
+uint32_t arbel_xlate_rw(ArbelState *s, ArbelXlReq *req, void *buf)
 {
-    uint64_t va = s->xl_va, len = s->xl_len;
-    uint32_t right = arbel_access_bit(s->xl_access);
+    uint64_t va = req->va, len = req->len;
+    uint32_t right = arbel_access_bit(req->access);
     uint32_t hw, index, d[16];
     uint8_t img[ARBEL_MPT_ENTRY_SIZE];
     uint64_t start, rlen, mtt_adr, pgsz, pos;
     g_autoptr(GArray) segs = NULL;
-    g_autofree uint8_t *bounce = NULL;
+    uint8_t *bytes = buf;
     bool phys, zb;
     uint8_t st;
     guint i;
     int j;
 
+    req->index = 0;
+    req->pa = 0;
     if (s->state != FW_HCA_INIT) {
         return ARBEL_XL_NOT_RUNNING;
     }
-    if (!len || len > ARBEL_XL_MAX_LEN || s->xl_dir > ARBEL_XL_DIR_TO_REGION || !right) {
+    if (!len || len > ARBEL_XL_MAX_LEN || !right) {
         return ARBEL_XL_BAD_REQUEST;
     }
-    if (s->xl_access == ARBEL_XL_ACC_ATOMIC && (len != 8 || (va & 7))) {
+    if (req->access == ARBEL_XL_ACC_ATOMIC && (len != 8 || (va & 7))) {
         return ARBEL_XL_BAD_REQUEST;
     }
 
     /* key -> slot: rotate right by 8, keep the index bits */
-    hw = ror32(s->xl_key, 8);
+    hw = ror32(req->key, 8);
     index = hw & ((1u << s->log_mpt_sz) - 1);
-    s->xl_index = index;
+    req->index = index;
     st = arbel_icm_read(s, s->mpt_base + (uint64_t)index * ARBEL_MPT_ENTRY_SIZE,
                         img, sizeof(img));
     if (st == ST_BAD_RESOURCE) {
@@ -111,7 +119,6 @@ static uint32_t arbel_xlate(ArbelState *s)
         }
     }
 
-    /* translate everything first: a refused access moves no byte */
     segs = g_array_new(false, false, sizeof(ArbelSeg));
     for (pos = 0; pos < len;) {
         ArbelSeg seg;
@@ -144,41 +151,75 @@ static uint32_t arbel_xlate(ArbelState *s)
             seg.len = MIN(len - pos, pgsz - off);
         }
         if (pos == 0) {
-            s->xl_pa = seg.pa;
+            req->pa = seg.pa;
         }
         g_array_append_val(segs, seg);
         pos += seg.len;
     }
 
+    if (req->check_only) {
+        return ARBEL_XL_OK;
+    }
+
     /* move the bytes */
-    bounce = g_malloc(len);
-    if (s->xl_dir == ARBEL_XL_DIR_TO_BUF) {
-        for (i = 0, pos = 0; i < segs->len; i++) {
-            ArbelSeg *sg = &g_array_index(segs, ArbelSeg, i);
+    for (i = 0, pos = 0; i < segs->len; i++) {
+        ArbelSeg *sg = &g_array_index(segs, ArbelSeg, i);
+        MemTxResult r;
 
-            if (arbel_dma_read(s, sg->pa, bounce + pos, sg->len) != MEMTX_OK) {
-                return ARBEL_XL_DMA_ERROR;
-            }
-            pos += sg->len;
+        if (req->to_region) {
+            r = arbel_dma_write(s, sg->pa, bytes + pos, sg->len);
+        } else {
+            r = arbel_dma_read(s, sg->pa, bytes + pos, sg->len);
         }
-        if (arbel_dma_write(s, s->xl_buf, bounce, len) != MEMTX_OK) {
+        if (r != MEMTX_OK) {
             return ARBEL_XL_DMA_ERROR;
         }
-    } else {
-        if (arbel_dma_read(s, s->xl_buf, bounce, len) != MEMTX_OK) {
-            return ARBEL_XL_DMA_ERROR;
-        }
-        for (i = 0, pos = 0; i < segs->len; i++) {
-            ArbelSeg *sg = &g_array_index(segs, ArbelSeg, i);
-
-            if (arbel_dma_write(s, sg->pa, bounce + pos, sg->len) !=
-                MEMTX_OK) {
-                return ARBEL_XL_DMA_ERROR;
-            }
-            pos += sg->len;
-        }
+        pos += sg->len;
     }
     return ARBEL_XL_OK;
+}
+
+/* The debug window's request: between the region and a guest buffer. */
+static uint32_t arbel_xlate(ArbelState *s)
+{
+    ArbelXlReq req = {
+        .key = s->xl_key,
+        .access = s->xl_access,
+        .va = s->xl_va,
+        .len = s->xl_len,
+        .to_region = s->xl_dir == ARBEL_XL_DIR_TO_REGION,
+    };
+    g_autofree uint8_t *bounce = NULL;
+    uint32_t r;
+
+    if (s->xl_dir > ARBEL_XL_DIR_TO_REGION) {
+        req.len = 0;    /* refused as a bad request, after the state check */
+    }
+    if (s->state == FW_HCA_INIT && req.len && req.len <= ARBEL_XL_MAX_LEN) {
+        bounce = g_malloc0(req.len);
+    }
+    if (bounce && req.to_region) {
+        /* translate first: a refused request reads no byte of the buffer */
+        req.check_only = true;
+        r = arbel_xlate_rw(s, &req, NULL);
+        req.check_only = false;
+        if (r != ARBEL_XL_OK) {
+            goto out;
+        }
+        if (arbel_dma_read(s, s->xl_buf, bounce, req.len) != MEMTX_OK) {
+            r = ARBEL_XL_DMA_ERROR;
+            goto out;
+        }
+    }
+    r = arbel_xlate_rw(s, &req, bounce);
+    if (r == ARBEL_XL_OK && !req.to_region &&
+        arbel_dma_write(s, s->xl_buf, bounce, req.len) != MEMTX_OK) {
+        r = ARBEL_XL_DMA_ERROR;
+    }
+out:
+    s->xl_index = req.index;
+    s->xl_pa = req.pa;
+    return r;
 }
 
 uint64_t arbel_dbg_read(ArbelState *s, hwaddr off)

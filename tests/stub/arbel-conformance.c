@@ -61,6 +61,7 @@ int main(int argc, char **argv)
 	suite_mpt();
 	suite_mtt();
 	suite_xlate();
+	suite_eq();
 	suite_mad(node_guid, port_guid);
 	suite_faults();
 	suite_teardown();

@@ -174,6 +174,7 @@ void suite_bring_up(void);
 void suite_mpt(void);
 void suite_mtt(void);
 void suite_xlate(void);
+void suite_eq(void);
 void suite_mad(uint64_t want_node_guid, uint64_t want_port_guid);
 void suite_faults(void);
 void suite_teardown(void);

@@ -10,7 +10,8 @@ stub-trace.txt, dmesg.txt):
   conformance/   arbel-conformance, every suite
   prop-faults/   arbel-conformance --prop-fault: faults set as device
                  properties
-  mthca/         Debian's ib_mthca loaded against the stub
+  mthca/         Debian's ib_mthca loaded against the stub (MSI-X)
+  mthca-intx/    the same with msix=off: INTx and clear-interrupt
 First the judge's own tests (test_judge.py), then each run as one
 top-level result whose subtests are: the VM run, the guest's KTAP results
 renumbered into it, whether the guest ran to the end, and the checks of
@@ -120,7 +121,10 @@ def main():
         k.skip('ib_mthca', args.mthca_skip)
     else:
         judge_run(k, 'ib_mthca', os.path.join(args.out, 'mthca'),
-                  checks=trace_checks.mthca_sequence)
+                  checks=trace_checks.mthca_msix)
+        judge_run(k, 'ib_mthca msix=off',
+                  os.path.join(args.out, 'mthca-intx'),
+                  checks=trace_checks.mthca_intx)
     return k.finish()
 
 

@@ -12,8 +12,10 @@
 #   OUT/prop-faults  arbel-conformance --prop-fault: faults set as device
 #                    properties
 #   OUT/mthca        Debian's own ib_mthca as a second, independent driver
-#                    (its command sequence is checked); skipped if the
-#                    kernel cache has no ib_mthca.ko
+#                    (its command sequence and its NOP interrupt test by
+#                    MSI-X are checked); skipped if the kernel cache has no
+#                    ib_mthca.ko
+#   OUT/mthca-intx   the same on a stub with msix=off: the INTx path
 # Each holds rc (scripts/vm/run.sh's exit status), run.log (its output)
 # and VM_OUT's files (output.txt, stub-trace.txt, dmesg.txt, ...).
 #
@@ -67,6 +69,9 @@ gb=$(mktemp -d)
 trap 'rm -rf "$gb"' EXIT
 cp "$mthca" "$gb/"
 boot mthca GUEST_BIN="$gb" \
+	CMD='modprobe ib_uverbs; insmod /opt/arbel/bin/ib_mthca.ko; true'
+# 4. the same without the MSI-X capability: INTx and clear-interrupt
+boot mthca-intx GUEST_BIN="$gb" STUB='msix=off' \
 	CMD='modprobe ib_uverbs; insmod /opt/arbel/bin/ib_mthca.ko; true'
 rm -rf "$gb"
 trap - EXIT

@@ -44,6 +44,9 @@ GOOD = (
     '#1 RESET',
     '#78 XLATE key=0x00331200 access=1 va=0x0000000010000100 len=0x10 dir=0 '
     'buf=0x000000003fb54000 index=0x12 pa=0x000000003fb53100 result=0',
+    '#115 NOP op=0x031 op_mod=0 in_mod=0x0000001f in_param=0x0000000000000000 '
+    'out_param=0x0000000000000000 token=0x4a21 status=0x00(OK) e=1',
+    '#116 EQE eq=0 type=0x0a irq=intx:0',
 )
 # (check index, a line wrong in one field)
 BAD = (
@@ -65,13 +68,29 @@ BAD = (
     (8, GOOD[8].replace('access=1', 'access=2')),
     (8, GOOD[8].replace('result=0', 'result=5')),
     (8, GOOD[8].replace('key=0x00331200', 'key=0x331200')),
+    (9, GOOD[9].replace(' e=1', '')),
+    (9, GOOD[9].replace('token=0x4a21', 'token=0xffff')),
+    (9, GOOD[9].replace('in_mod=0x0000001f', 'in_mod=0x00000000')),
+    (10, GOOD[10].replace('intx:0', 'none')),
+    (10, GOOD[10].replace('0x0a', '0x0b')),
+    (10, GOOD[10].replace('eq=0', 'eq=1')),
 )
 
 MTHCA = ('QUERY_FW:00 ENABLE_LAM:22 MAP_FA:00 RUN_FW:00 QUERY_DEV_LIM:00 '
          'SET_ICM_SIZE:00 MAP_ICM_AUX:00 MAP_ICM:00 MAP_ICM:00 INIT_HCA:00 '
-         'QUERY_ADAPTER:00 SW2HW_MPT:00 SW2HW_MPT:00 SW2HW_EQ:02 HW2SW_MPT:00 '
-         'HW2SW_MPT:00 CLOSE_HCA:00 UNMAP_ICM:00 UNMAP_ICM:00 UNMAP_ICM_AUX:00 '
-         'UNMAP_FA:00')
+         'QUERY_ADAPTER:00 SW2HW_MPT:00 SW2HW_MPT:00 SW2HW_EQ:00 SW2HW_MPT:00 '
+         'SW2HW_EQ:00 SW2HW_MPT:00 SW2HW_EQ:00 MAP_EQ:00 MAP_EQ:00 NOP:00 '
+         'CONF_SPECIAL_QP:02 CONF_SPECIAL_QP:02 CONF_SPECIAL_QP:02 MAP_EQ:00 '
+         'MAP_EQ:00 HW2SW_EQ:00 HW2SW_MPT:00 HW2SW_EQ:00 HW2SW_MPT:00 '
+         'HW2SW_EQ:00 HW2SW_MPT:00 HW2SW_MPT:00 CLOSE_HCA:00 UNMAP_ICM:00 '
+         'UNMAP_ICM:00 UNMAP_ICM_AUX:00 UNMAP_FA:00')
+
+# ib_mthca's NOP interrupt test as the stub traces it
+NOP_EV = ('#40 NOP op=0x031 op_mod=0 in_mod=0x0000001f '
+          'in_param=0x0000000000000000 out_param=0x0000000000000000 '
+          'token=0x0010 status=0x00(OK) e=1')
+EQE_MSIX = '#41 EQE eq=3 type=0x0a irq=msix:2'
+EQE_INTX = '#41 EQE eq=3 type=0x0a irq=intx:0'
 
 
 def entries(lines):
@@ -120,8 +139,12 @@ class MthcaSequence(unittest.TestCase):
         cases = {
             'no ENABLE_LAM': (MTHCA.replace('ENABLE_LAM:22 ', ''),
                               'bring-up'),
-            'SW2HW_EQ accepted': (MTHCA.replace('SW2HW_EQ:02', 'SW2HW_EQ:00'),
-                                  'INIT_HCA'),
+            'CONF_SPECIAL_QP accepted': (
+                MTHCA.replace('CONF_SPECIAL_QP:02', 'CONF_SPECIAL_QP:00'),
+                'INIT_HCA'),
+            'SW2HW_EQ refused': (MTHCA.replace('SW2HW_EQ:00', 'SW2HW_EQ:02'),
+                                 'INIT_HCA'),
+            'no NOP test': (MTHCA.replace('NOP:00 ', ''), 'INIT_HCA'),
             'one MPT only': (MTHCA.replace('SW2HW_MPT:00 SW2HW_MPT:00',
                                            'SW2HW_MPT:00'), 'INIT_HCA'),
             'UNMAP_FA first': (MTHCA.replace('UNMAP_ICM_AUX:00 UNMAP_FA:00',
@@ -136,6 +159,29 @@ class MthcaSequence(unittest.TestCase):
             with self.subTest(what):
                 bad = failed(tc.mthca_sequence(mthca_entries(tokens)))
                 self.assertTrue(any(check in name for name in bad), bad)
+
+
+class MthcaInterrupt(unittest.TestCase):
+    def test_delivery_matches(self):
+        for how, eqe in (('msix', EQE_MSIX), ('intx', EQE_INTX)):
+            with self.subTest(how):
+                self.assertEqual(failed(tc.mthca_interrupt(
+                    entries([NOP_EV, eqe]), how)), [])
+
+    def test_wrong_or_missing_delivery_fails(self):
+        cases = {
+            'intx wanted, msix seen': ([NOP_EV, EQE_MSIX], 'intx'),
+            'msix wanted, intx seen': ([NOP_EV, EQE_INTX], 'msix'),
+            'no interrupt': ([NOP_EV, EQE_MSIX.replace('msix:2', 'none')],
+                             'msix'),
+            'no EQE': ([NOP_EV], 'msix'),
+            'polled NOP': ([NOP_EV.replace(' e=1', ''), EQE_MSIX], 'msix'),
+            'another event type': ([NOP_EV, EQE_MSIX.replace('0x0a', '0x09')],
+                                   'msix'),
+        }
+        for what, (lines, how) in cases.items():
+            with self.subTest(what):
+                self.assertTrue(failed(tc.mthca_interrupt(entries(lines), how)))
 
 
 if __name__ == '__main__':

@@ -88,6 +88,17 @@ def _translation(e):
             e.result == 0 and _last(e, 'result'))
 
 
+def _event_mode_nop(e):
+    return (e.name == 'NOP' and e.in_mod == 0x1f and e.event_mode and
+            e.token == 0x4a21 and _status(e, 0, 'OK') and _last(e, 'e'))
+
+
+def _eqe_intx(e):
+    return (e.name == 'EQE' and e.fields.get('eq') == '0' and
+            e.fields.get('type') == '0x0a' and
+            e.fields.get('irq') == 'intx:0' and _last(e, 'irq'))
+
+
 # (name, what a line must show, the test) -- what arbel-conformance's run
 # leaves in the trace
 CONFORMANCE = (
@@ -112,6 +123,10 @@ CONFORMANCE = (
     ('reset', 'a RESET line with nothing else', _reset),
     ('translation', 'XLATE key=0x(8 digits) access=1 ... result=0 last',
      _translation),
+    ('event-mode command', 'NOP in_mod 0x1f token 0x4a21 OK e=1 last',
+     _event_mode_nop),
+    ('command-completion EQE by INTx', 'EQE eq=0 type=0x0a irq=intx:0',
+     _eqe_intx),
 )
 
 
@@ -125,14 +140,20 @@ def conformance_trace(entries):
 # ib_mthca's mem-free bring-up, as tokens NAME:SS (status in hex)
 MTHCA_START = ('QUERY_FW:00', 'ENABLE_LAM:22', 'MAP_FA:00', 'RUN_FW:00',
                'QUERY_DEV_LIM:00', 'SET_ICM_SIZE:00', 'MAP_ICM_AUX:00')
-# INIT_HCA to CLOSE_HCA: MPTs for its EQ buffers, SW2HW_EQ refused (this
-# firmware has no EQs), the MPTs undone
+# INIT_HCA to CLOSE_HCA (mthca_setup_hca's order): MPTs for its DMA MR and
+# three EQ buffers with their EQs, MAP_EQ of the async and command events,
+# the NOP interrupt test in event mode, then CONF_SPECIAL_QP refused (this
+# firmware has no QPs yet), and everything undone
 MTHCA_MIDDLE = ('INIT_HCA:00', 'QUERY_ADAPTER:00', 'SW2HW_MPT:00',
-                'SW2HW_MPT:00', 'SW2HW_EQ:02', 'HW2SW_MPT:00', 'HW2SW_MPT:00',
-                'CLOSE_HCA:00')
+                'SW2HW_MPT:00', 'SW2HW_EQ:00', 'SW2HW_MPT:00', 'SW2HW_EQ:00',
+                'SW2HW_MPT:00', 'SW2HW_EQ:00', 'MAP_EQ:00', 'MAP_EQ:00',
+                'NOP:00', 'CONF_SPECIAL_QP:02', 'CONF_SPECIAL_QP:02',
+                'CONF_SPECIAL_QP:02', 'MAP_EQ:00', 'MAP_EQ:00',
+                'HW2SW_EQ:00', 'HW2SW_MPT:00', 'HW2SW_EQ:00', 'HW2SW_MPT:00',
+                'HW2SW_EQ:00', 'HW2SW_MPT:00', 'HW2SW_MPT:00', 'CLOSE_HCA:00')
 MTHCA_END = ('UNMAP_ICM_AUX:00', 'UNMAP_FA:00')
 # the only commands that may fail
-MTHCA_REFUSED = ('ENABLE_LAM:22', 'SW2HW_EQ:02')
+MTHCA_REFUSED = ('ENABLE_LAM:22', 'CONF_SPECIAL_QP:02')
 
 
 def tokens(entries):
@@ -151,7 +172,8 @@ def _find(seq, part):
 
 def mthca_sequence(entries):
     """The checks of ib_mthca's commands: its whole mem-free bring-up
-    passes, it stops exactly at SW2HW_EQ and undoes everything in order."""
+    passes, it gets past its EQs and the NOP interrupt test, stops exactly
+    at CONF_SPECIAL_QP and undoes everything in order."""
     ops = tokens(entries)
     start, end = len(MTHCA_START), len(ops) - len(MTHCA_END)
     shown = ' '.join(ops)
@@ -159,11 +181,42 @@ def mthca_sequence(entries):
     return [
         ('ib_mthca: bring-up QUERY_FW .. MAP_ICM_AUX, in order',
          ops[:start] == MTHCA_START, shown),
-        ('ib_mthca: INIT_HCA, MPTs for its EQ buffers, SW2HW_EQ refused, '
-         'MPTs undone, CLOSE_HCA',
+        ('ib_mthca: INIT_HCA, three EQs, MAP_EQ, event-mode NOP, '
+         'CONF_SPECIAL_QP refused, all undone, CLOSE_HCA',
          end >= start and _find(ops[start:end], MTHCA_MIDDLE) >= 0, shown),
         ('ib_mthca: teardown ends with UNMAP_ICM_AUX, UNMAP_FA',
          end >= start and ops[end:] == MTHCA_END, shown),
         ('ib_mthca: every other command OK', not bad,
          'refused: ' + ' '.join(bad)),
     ]
+
+
+def _event_nop(e):
+    return (e.name == 'NOP' and e.in_mod == 0x1f and e.event_mode and
+            _status(e, 0, 'OK'))
+
+
+def mthca_interrupt(entries, how):
+    """ib_mthca's NOP interrupt test: its event-mode NOP 0x1f is followed by
+    a command-completion EQE (type 0x0a) that raised an interrupt of kind
+    @how ('msix' or 'intx')."""
+    nops = [i for i, e in enumerate(entries) if _event_nop(e)]
+    eqe = None
+    if nops:
+        eqe = next((e for e in entries[nops[0] + 1:]
+                    if e.name == 'EQE' or e.is_command), None)
+    ok = (eqe is not None and eqe.name == 'EQE' and
+          eqe.fields.get('type') == '0x0a' and
+          eqe.fields.get('irq', '').startswith(how + ':'))
+    return [(f'ib_mthca: NOP 0x1f in event mode completes as an EQE by {how}',
+             ok, f'NOP lines {nops}, then {eqe.raw if eqe else None}')]
+
+
+def mthca_msix(entries):
+    """ib_mthca on the default stub (MSI-X capability present)."""
+    return mthca_sequence(entries) + mthca_interrupt(entries, 'msix')
+
+
+def mthca_intx(entries):
+    """ib_mthca on a stub with msix=off: INTx and the clear register."""
+    return mthca_sequence(entries) + mthca_interrupt(entries, 'intx')

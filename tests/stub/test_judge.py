@@ -45,6 +45,7 @@ GOOD = (
     '#1 RESET',
     '#78 XLATE key=0x00331200 access=1 va=0x0000000010000100 len=0x10 dir=0 '
     'buf=0x000000003fb54000 index=0x12 pa=0x000000003fb53100 result=0',
+    '#31 unconfirmed: MAP_ICM [0x20000, +0x1000) beyond ICM size 0x20000',
 )
 # (check index, a line wrong in one field)
 BAD = (
@@ -66,6 +67,8 @@ BAD = (
     (8, GOOD[8].replace('access=1', 'access=2')),
     (8, GOOD[8].replace('result=0', 'result=5')),
     (8, GOOD[8].replace('key=0x00331200', 'key=0x331200')),
+    (9, GOOD[9].replace('MAP_ICM', 'UNMAP_ICM')),
+    (9, GOOD[9].replace('#31 unconfirmed:', '#31 MAP_ICM op=0xffa')),
 )
 
 MTHCA = ('QUERY_FW:00 ENABLE_LAM:22 MAP_FA:00 RUN_FW:00 QUERY_DEV_LIM:00 '

@@ -3,7 +3,9 @@
  * KUnit suite for the ICM profile and chunk arithmetic.  The layouts are
  * worked out by hand in the comments from the sizing rules documented in
  * profile.c: every table a power of two of at least a page, aligned to its
- * size, MTT first at address 0, the rest largest first.
+ * size, MTT first at address 0, the rest largest first (equal sizes in
+ * enum order), none on top of another -- EEC, EEEC and the UAR contexts
+ * (one 4 KiB page per UAR) included.
  */
 
 #include <kunit/test.h>
@@ -17,11 +19,12 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 /* A plausible Arbel, as QUERY_DEV_LIM would describe it. */
 static const struct arbel_dev_lim lim = {
 	.log_rsvd_qps = 6, .log_max_qps = 18,
-	.log_rsvd_srqs = 4, .log_max_srqs = 16,
+	.log_rsvd_srqs = 4, .log_max_srqs = 16, .log_rsvd_eecs = 0,
 	.log_rsvd_cqs = 7, .log_max_cqs = 16,
 	.log_max_mpts = 17, .log_rsvd_eqs = 0, .log_max_eqs = 6,
 	.log_rsvd_mtts = 4, .log_rsvd_mrws = 4, .log_max_mtt_segs = 20,
-	.uar_size = SZ_8M,
+	.num_rsvd_uars = 1, .uar_size = SZ_8M,
+	.eec_entry_sz = 256, .eeec_entry_sz = 32,
 	.qpc_entry_sz = 256, .eqpc_entry_sz = 32, .eqc_entry_sz = 64,
 	.cqc_entry_sz = 64, .srq_entry_sz = 32, .uar_scratch_entry_sz = 32,
 	.mtt_entry_sz = 8, .mpt_entry_sz = 64,
@@ -52,58 +55,101 @@ static void check_layout(struct kunit *test,
 	KUNIT_EXPECT_EQ(test, l->total, total);
 }
 
+/* no two places share a byte of ICM */
+static void check_disjoint(struct kunit *test, const struct arbel_icm_layout *l)
+{
+	int i, j;
+
+	for (i = 0; i < ARBEL_ICM_NR_PLACES; i++) {
+		for (j = i + 1; j < ARBEL_ICM_NR_PLACES; j++) {
+			const struct arbel_icm_place *a = &l->t[i];
+			const struct arbel_icm_place *b = &l->t[j];
+
+			KUNIT_EXPECT_TRUE_MSG(test,
+					      a->base + a->size <= b->base ||
+					      b->base + b->size <= a->base,
+					      "tables %d and %d overlap", i, j);
+		}
+	}
+}
+
 static void profile_test_default(struct kunit *test)
 {
 	/*
-	 * MTT 8 B << 20 = 8 MiB at 0; MPT 64 B << 17 = 8 MiB;
-	 * UAR scratch 32 B * (8 MiB / 4 KiB = 2^11) = 64 KiB;
-	 * QPC 256 B << 7 = 32 KiB; RDB 128 B << 7 = 16 KiB;
+	 * MTT 8 B << 20 = 8 MiB at 0; MPT 64 B << 17 = 8 MiB; UARC 4 KiB
+	 * per UAR, 8 MiB / 4 KiB = 2^11 UARs: 8 MiB; UAR scratch 32 B << 11
+	 * = 64 KiB; QPC 256 B << 7 = 32 KiB; RDB 128 B << 7 = 16 KiB;
 	 * CQC 64 B << 8 = 16 KiB; EQPC 32 B << 7 = 4 KiB;
 	 * SRQC 32 B << 5 = 1 KiB -> 4 KiB; EQC 64 B << 5 = 2 KiB -> 4 KiB;
-	 * MCG 256 B << 4 = 4 KiB.  Equal sizes keep enum order.
+	 * MCG 256 B << 4 = 4 KiB; EEC 256 B << 0 and EEEC 32 B << 0 -> 4 KiB
+	 * each.  Equal sizes keep enum order (MPT before UARC).
 	 */
 	static const struct expect_place e[] = {
 		{ ARBEL_ICM_MTT,     0x0000000, SZ_8M,   20 },
 		{ ARBEL_ICM_MPT,     0x0800000, SZ_8M,   17 },
-		{ ARBEL_ICM_UAR_SCR, 0x1000000, SZ_64K,  11 },
-		{ ARBEL_ICM_QPC,     0x1010000, SZ_32K,   7 },
-		{ ARBEL_ICM_RDB,     0x1018000, SZ_16K,   7 },
-		{ ARBEL_ICM_CQC,     0x101c000, SZ_16K,   8 },
-		{ ARBEL_ICM_EQPC,    0x1020000, SZ_4K,    7 },
-		{ ARBEL_ICM_SRQC,    0x1021000, SZ_4K,    5 },
-		{ ARBEL_ICM_EQC,     0x1022000, SZ_4K,    5 },
-		{ ARBEL_ICM_MCG,     0x1023000, SZ_4K,    4 },
+		{ ARBEL_ICM_UARC,    0x1000000, SZ_8M,   11 },
+		{ ARBEL_ICM_UAR_SCR, 0x1800000, SZ_64K,  11 },
+		{ ARBEL_ICM_QPC,     0x1810000, SZ_32K,   7 },
+		{ ARBEL_ICM_RDB,     0x1818000, SZ_16K,   7 },
+		{ ARBEL_ICM_CQC,     0x181c000, SZ_16K,   8 },
+		{ ARBEL_ICM_EQPC,    0x1820000, SZ_4K,    7 },
+		{ ARBEL_ICM_SRQC,    0x1821000, SZ_4K,    5 },
+		{ ARBEL_ICM_EQC,     0x1822000, SZ_4K,    5 },
+		{ ARBEL_ICM_MCG,     0x1823000, SZ_4K,    4 },
+		{ ARBEL_ICM_EEC,     0x1824000, SZ_4K,    0 },
+		{ ARBEL_ICM_EEEC,    0x1825000, SZ_4K,    0 },
 	};
 	struct arbel_icm_layout l;
 
 	KUNIT_ASSERT_EQ(test, arbel_icm_profile(&lim, 17, 20, SZ_4K, &l), 0);
-	check_layout(test, &l, e, ARRAY_SIZE(e), 0x1024000);
+	check_layout(test, &l, e, ARRAY_SIZE(e), 0x1826000);
+	check_disjoint(test, &l);
 	KUNIT_EXPECT_EQ(test, l.num_uars, 2048u);
+	KUNIT_EXPECT_EQ(test, l.t[ARBEL_ICM_UARC].entry_size, (u32)SZ_4K);
 	KUNIT_EXPECT_EQ(test, l.t[ARBEL_ICM_MPT].log_rsvd, 4);
 	KUNIT_EXPECT_EQ(test, l.t[ARBEL_ICM_MTT].log_rsvd, 4);
+	/* one reserved UAR: 2^0 scratch entries reserved */
+	KUNIT_EXPECT_EQ(test, l.t[ARBEL_ICM_UAR_SCR].log_rsvd, 0);
+}
+
+static void profile_test_rsvd_uars_count(struct kunit *test)
+{
+	struct arbel_dev_lim three = lim;
+	struct arbel_icm_layout l;
+
+	/* QUERY_DEV_LIM 0x48 = 0x30: three reserved UARs, not 2^3 */
+	three.num_rsvd_uars = 3;
+	KUNIT_ASSERT_EQ(test, arbel_icm_profile(&three, 17, 20, SZ_4K, &l), 0);
+	KUNIT_EXPECT_EQ(test, l.t[ARBEL_ICM_UAR_SCR].log_rsvd, 2);
 }
 
 static void profile_test_small_mtt(struct kunit *test)
 {
 	/*
-	 * MTT 8 B << 14 = 128 KiB at 0; MPT 64 B << 10 = 64 KiB, aligned
-	 * to 64 KiB right after it at 0x20000; UAR scratch 64 KiB at
-	 * 0x30000; QPC 32 KiB at 0x40000; RDB and CQC 16 KiB at 0x48000
-	 * and 0x4c000; the four 4 KiB tables from 0x50000.
+	 * MTT 8 B << 14 = 128 KiB at 0; the 8 MiB UARC aligned up to
+	 * 0x800000; MPT 64 B << 10 = 64 KiB at 0x1000000 (before UAR
+	 * scratch, 64 KiB too, by enum order) and UAR scratch at 0x1010000;
+	 * QPC 32 KiB at 0x1020000; RDB and CQC 16 KiB at 0x1028000 and
+	 * 0x102c000; the six 4 KiB tables from 0x1030000: EQPC, SRQC, EQC,
+	 * MCG 0x1033000, EEC 0x1034000, EEEC 0x1035000.
 	 */
 	static const struct expect_place e[] = {
-		{ ARBEL_ICM_MTT,     0x00000, SZ_128K, 14 },
-		{ ARBEL_ICM_MPT,     0x20000, SZ_64K,  10 },
-		{ ARBEL_ICM_UAR_SCR, 0x30000, SZ_64K,  11 },
-		{ ARBEL_ICM_QPC,     0x40000, SZ_32K,   7 },
-		{ ARBEL_ICM_RDB,     0x48000, SZ_16K,   7 },
-		{ ARBEL_ICM_CQC,     0x4c000, SZ_16K,   8 },
-		{ ARBEL_ICM_MCG,     0x53000, SZ_4K,    4 },
+		{ ARBEL_ICM_MTT,     0x0000000, SZ_128K, 14 },
+		{ ARBEL_ICM_UARC,    0x0800000, SZ_8M,   11 },
+		{ ARBEL_ICM_MPT,     0x1000000, SZ_64K,  10 },
+		{ ARBEL_ICM_UAR_SCR, 0x1010000, SZ_64K,  11 },
+		{ ARBEL_ICM_QPC,     0x1020000, SZ_32K,   7 },
+		{ ARBEL_ICM_RDB,     0x1028000, SZ_16K,   7 },
+		{ ARBEL_ICM_CQC,     0x102c000, SZ_16K,   8 },
+		{ ARBEL_ICM_MCG,     0x1033000, SZ_4K,    4 },
+		{ ARBEL_ICM_EEC,     0x1034000, SZ_4K,    0 },
+		{ ARBEL_ICM_EEEC,    0x1035000, SZ_4K,    0 },
 	};
 	struct arbel_icm_layout l;
 
 	KUNIT_ASSERT_EQ(test, arbel_icm_profile(&lim, 10, 14, SZ_4K, &l), 0);
-	check_layout(test, &l, e, ARRAY_SIZE(e), 0x54000);
+	check_layout(test, &l, e, ARRAY_SIZE(e), 0x1036000);
+	check_disjoint(test, &l);
 }
 
 static void profile_test_mtt_first_and_aligned(struct kunit *test)
@@ -119,9 +165,10 @@ static void profile_test_mtt_first_and_aligned(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l.t[ARBEL_ICM_MTT].base, 0ULL);
 	KUNIT_EXPECT_EQ(test, l.t[ARBEL_ICM_MTT].size, (u64)SZ_4K);
 	KUNIT_EXPECT_EQ(test, l.t[ARBEL_ICM_MPT].base, (u64)SZ_8M);
-	for (i = 0; i < ARBEL_ICM_NR_TABLES; i++)
+	for (i = 0; i < ARBEL_ICM_NR_PLACES; i++)
 		KUNIT_EXPECT_EQ_MSG(test, l.t[i].base % l.t[i].size, 0ULL,
 				    "table %d", i);
+	check_disjoint(test, &l);
 }
 
 static void profile_test_refusals(struct kunit *test)
@@ -140,11 +187,11 @@ static void profile_test_refusals(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, arbel_icm_profile(&lim, 17, 23, SZ_4K, &l), 0);
 	KUNIT_EXPECT_EQ(test, arbel_icm_profile(&lim, 17, 24, SZ_4K, &l),
 			-EINVAL);
-	/* the default layout needs 0x1024000 bytes of ICM */
-	small.max_icm_sz = 0x1023fff;
+	/* the default layout needs 0x1826000 bytes of ICM */
+	small.max_icm_sz = 0x1825fff;
 	KUNIT_EXPECT_EQ(test, arbel_icm_profile(&small, 17, 20, SZ_4K, &l),
 			-EINVAL);
-	small.max_icm_sz = 0x1024000;
+	small.max_icm_sz = 0x1826000;
 	KUNIT_EXPECT_EQ(test, arbel_icm_profile(&small, 17, 20, SZ_4K, &l), 0);
 	small = lim;
 	small.mpt_entry_sz = 0;
@@ -178,6 +225,7 @@ static void chunk_test_index(struct kunit *test)
 static struct kunit_case profile_kcases[] = {
 	KUNIT_CASE(chunk_test_index),
 	KUNIT_CASE(profile_test_default),
+	KUNIT_CASE(profile_test_rsvd_uars_count),
 	KUNIT_CASE(profile_test_small_mtt),
 	KUNIT_CASE(profile_test_mtt_first_and_aligned),
 	KUNIT_CASE(profile_test_refusals),

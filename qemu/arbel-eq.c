@@ -1,8 +1,8 @@
 /*
  * arbel-stub: event queues, event-mode command completion, interrupts.
  *
- * An EQ's context lives in ICM at eqc_base + eqn * 0x40 (INIT_HCA gives the
- * base and the log of the table size).  The firmware keeps its own copy of
+ * An EQ's context lives in ICM at the EQC base + eqn * 0x40 (INIT_HCA gives
+ * the base and the log of the table size).  The firmware keeps its own copy of
  * what it needs (ArbelEq) and writes the context back on HW2SW_EQ.  EQEs
  * are written into the EQ buffer through the buffer's MPT/MTT, the way the
  * HCA reaches any registered memory (arbel_xlate_rw), with the owner bit
@@ -46,7 +46,7 @@
 
 static uint64_t arbel_eqc_addr(ArbelState *s, uint32_t eqn)
 {
-    return s->eqc_base + (uint64_t)eqn * ARBEL_EQC_SIZE;
+    return s->tbl[ARBEL_TBL_EQC].base + (uint64_t)eqn * ARBEL_EQC_SIZE;
 }
 
 static void G_GNUC_PRINTF(2, 3) arbel_eq_note(ArbelState *s,
@@ -69,32 +69,16 @@ void arbel_eq_reset(ArbelState *s)
 {
     memset(s->eq, 0, sizeof(s->eq));
     memset(s->ev_eq, -1, sizeof(s->ev_eq));
-    s->eqc_base = 0;
-    s->log_num_eqs = 0;
     if (s->int_pending) {
         s->int_pending = 0;
         pci_set_irq(PCI_DEVICE(s), 0);
     }
 }
 
-/**
- * arbel_eq_init_hca - take the EQC table from INIT_HCA's mailbox
- * @s: the device
- * @inbox: the INIT_HCA mailbox (EQC base at 0x80, its low byte the log size)
- */
-void arbel_eq_init_hca(ArbelState *s, const uint8_t *inbox)
-{
-    uint64_t base = ldq_be_p(inbox + 0x80);
-
-    arbel_eq_reset(s);
-    s->log_num_eqs = MIN(base & 0x1f, 6);  /* at most ARBEL_MAX_EQS */
-    s->eqc_base = base & ~0xffULL;
-}
-
 /* eqn inside the EQC table INIT_HCA sized, its context page mapped */
 static uint8_t arbel_eq_slot_check(ArbelState *s, uint32_t eqn)
 {
-    if (eqn >= (1u << s->log_num_eqs)) {
+    if (eqn >= (1u << s->tbl[ARBEL_TBL_EQC].log_num)) {
         return ST_BAD_INDEX;
     }
     if (!arbel_icm_mapped(s, arbel_eqc_addr(s, eqn), ARBEL_EQC_SIZE)) {
@@ -246,7 +230,7 @@ uint8_t arbel_cmd_map_eq(ArbelState *s, ArbelCmd *cmd)
     uint32_t eqn = cmd->in_mod & ~BIT(31);
     int i;
 
-    if (eqn >= (1u << s->log_num_eqs)) {
+    if (eqn >= (1u << s->tbl[ARBEL_TBL_EQC].log_num)) {
         return ST_BAD_INDEX;
     }
     for (i = 0; i < ARRAY_SIZE(s->ev_eq); i++) {

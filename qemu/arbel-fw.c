@@ -29,8 +29,17 @@ void arbel_fw_reset(ArbelState *s)
     s->xl_result = ARBEL_XL_IDLE;
 }
 
+/* BAR0's bus address: the firmware reports its registers there. */
+static uint64_t arbel_bar0_bus_addr(ArbelState *s)
+{
+    pcibus_t addr = pci_get_bar_addr(PCI_DEVICE(s), 0);
+
+    return addr == PCI_BAR_UNMAPPED ? 0 : addr;
+}
+
 uint8_t arbel_cmd_query_fw(ArbelState *s, ArbelCmd *cmd)
 {
+    uint64_t bar0 = arbel_bar0_bus_addr(s);
     uint8_t out[0x100] = { 0 };
 
     stw_be_p(out + 0x00, s->fw_pages);
@@ -39,11 +48,13 @@ uint8_t arbel_cmd_query_fw(ArbelState *s, ArbelCmd *cmd)
     stw_be_p(out + 0x06, ARBEL_FW_MINOR);
     out[0x0f] = ARBEL_LOG_MAX_CMDS;
     stl_be_p(out + 0x10, 0);                    /* no doorbell commands */
-    stq_be_p(out + 0x20, ARBEL_CLR_INT_BASE);
-    stq_be_p(out + 0x30, ARBEL_CATAS_BASE);
+    /* bus addresses, as the device reports them (mthca masks them with
+     * BAR0's length, iPXE maps them as they are) */
+    stq_be_p(out + 0x20, bar0 + ARBEL_CLR_INT_BASE);
+    stq_be_p(out + 0x30, bar0 + ARBEL_CATAS_BASE);
     stl_be_p(out + 0x38, ARBEL_CATAS_SIZE);
-    stq_be_p(out + 0x40, ARBEL_EQ_ARM_BASE);
-    stq_be_p(out + 0x48, ARBEL_EQ_SET_CI_BASE);
+    stq_be_p(out + 0x40, bar0 + ARBEL_EQ_ARM_BASE);
+    stq_be_p(out + 0x48, bar0 + ARBEL_EQ_SET_CI_BASE);
     return arbel_outbox_write(s, cmd, out, sizeof(out));
 }
 
@@ -66,91 +77,237 @@ uint8_t arbel_cmd_run_fw(ArbelState *s, ArbelCmd *cmd)
     return ST_OK;
 }
 
+/* DEV_LIM flags (mthca's DEV_LIM_FLAG_*): RC, UC, UD, SRQ, bad P_Key and
+ * Q_Key counters, atomics, UD address-vector port check */
+#define ARBEL_DEV_LIM_FLAGS     0x00140347u
+
 uint8_t arbel_cmd_query_dev_lim(ArbelState *s, ArbelCmd *cmd)
 {
     uint8_t out[0x100] = { 0 };
 
+    out[0x10] = 16;                         /* log max SRQ WQEs */
+    out[0x11] = 16;                         /* log max WQEs per QP */
     out[0x12] = 6;                          /* log rsvd QPs */
     out[0x13] = 18;                         /* log max QPs */
     out[0x14] = 4 << 4;                     /* log rsvd SRQs */
     out[0x15] = 16;                         /* log max SRQs */
-    out[0x19] = 16;                         /* log max CQ size */
+    out[0x16] = 0;                          /* log rsvd EECs */
+    out[0x17] = 0;                          /* log max EECs: no RD */
+    out[0x19] = 17;                         /* log max CQEs */
     out[0x1a] = 7;                          /* log rsvd CQs */
     out[0x1b] = 16;                         /* log max CQs */
     out[0x1d] = ARBEL_LOG_MAX_MPT;          /* log max MPTs */
     out[0x1e] = 0;                          /* log rsvd EQs */
-    out[0x1f] = 6;                          /* log max EQs */
+    out[0x1f] = ARBEL_LOG_MAX_EQ;           /* log max EQs */
     out[0x20] = ARBEL_LOG_RSVD_MTT << 4;    /* log rsvd MTT entries */
     out[0x21] = ARBEL_LOG_MAX_MR_SIZE;      /* log max MR size */
     out[0x22] = ARBEL_LOG_RSVD_MPT;         /* log rsvd MPTs */
     out[0x23] = ARBEL_LOG_MAX_MTT_SEG;      /* log max MTT segments */
-    stl_be_p(out + 0x44, 0);                /* flags */
-    out[0x48] = 0;                          /* log rsvd UARs */
+    out[0x29] = 7;                          /* log max RDMA reads out */
+    out[0x2b] = 2;                          /* log max RDMA reads in */
+    out[0x2f] = 12;                         /* log max RDMA reads, all QPs */
+    out[0x33] = 0;                          /* SRQ resize: no */
+    out[0x35] = 15;                         /* local CA ACK delay */
+    out[0x36] = ARBEL_IB_MTU_2048 << 4 | ARBEL_PORT_WIDTH_CAP;
+    out[0x37] = ARBEL_VL_CAP << 4 | s->num_ports;
+    out[0x3b] = ARBEL_LOG_NUM_GIDS;         /* log GIDs per port */
+    stw_be_p(out + 0x3c, 0x000f);           /* static rates supported */
+    out[0x3f] = ARBEL_LOG_NUM_PKEYS;        /* log P_Keys per port */
+    stl_be_p(out + 0x44, ARBEL_DEV_LIM_FLAGS);
+    out[0x48] = ARBEL_RSVD_UARS << 4;       /* reserved UARs: a count */
     out[0x49] = 3;                          /* UAR size: 2^(3+20) = BAR2 */
     out[0x4b] = 12;                         /* log min page size */
-    out[0x64] = 0;                          /* rsvd PDs */
+    out[0x51] = 30;                         /* max S/G entries, send */
+    stw_be_p(out + 0x52, 1008);             /* max send WQE bytes */
+    out[0x55] = 30;                         /* max S/G entries, receive */
+    stw_be_p(out + 0x56, 1008);             /* max receive WQE bytes */
+    out[0x61] = 3;                          /* log max QPs per MCG */
+    out[0x62] = 0;                          /* reserved MCGs */
+    out[0x63] = 13;                         /* log max MCGs */
+    out[0x64] = ARBEL_RSVD_PDS << 4;        /* reserved PDs: a count */
     out[0x65] = ARBEL_LOG_MAX_PD;           /* log max PDs */
-    stw_be_p(out + 0x80, 0);                /* EEC entry size */
-    stw_be_p(out + 0x82, 256);              /* QPC */
-    stw_be_p(out + 0x84, 0);                /* EEEC */
-    stw_be_p(out + 0x86, 32);               /* EQPC */
-    stw_be_p(out + 0x88, 64);               /* EQC */
-    stw_be_p(out + 0x8a, 64);               /* CQC */
-    stw_be_p(out + 0x8c, 32);               /* SRQ */
-    stw_be_p(out + 0x8e, 32);               /* UAR scratch */
+    out[0x66] = 0;                          /* reserved RDDs */
+    out[0x67] = 0;                          /* log max RDDs: no RD */
+    stw_be_p(out + 0x80, ARBEL_EEC_ENTRY_SIZE);
+    stw_be_p(out + 0x82, ARBEL_QPC_ENTRY_SIZE);
+    stw_be_p(out + 0x84, ARBEL_EEEC_ENTRY_SIZE);
+    stw_be_p(out + 0x86, ARBEL_EQPC_ENTRY_SIZE);
+    stw_be_p(out + 0x88, ARBEL_EQC_ENTRY_SIZE);
+    stw_be_p(out + 0x8a, ARBEL_CQC_ENTRY_SIZE);
+    stw_be_p(out + 0x8c, ARBEL_SRQC_ENTRY_SIZE);
+    stw_be_p(out + 0x8e, ARBEL_UAR_SCR_ENTRY_SIZE);
     stw_be_p(out + 0x90, ARBEL_MTT_ENTRY_SIZE);
     stw_be_p(out + 0x92, ARBEL_MPT_ENTRY_SIZE);
     out[0x96] = 0;                          /* PBL size */
-    out[0x97] = 0;                          /* BMME flags */
+    out[0x97] = 0;                          /* BMME flags: none */
     stl_be_p(out + 0x98, 0);                /* reserved L_Key */
     out[0x9f] = 0;                          /* LAM not required */
     stq_be_p(out + 0xa0, ARBEL_MAX_ICM_SIZE);
     return arbel_outbox_write(s, cmd, out, sizeof(out));
 }
 
+/* The VSD: 208 bytes from outbox 0x20; the Mellanox board ID is the 16
+ * bytes at VSD + 0xd0, each dword byte-swapped (mthca's get_board_id). */
+#define ARBEL_VSD               0x20
+#define ARBEL_VSD_BOARD_ID      0xd0
+
 uint8_t arbel_cmd_query_adapter(ArbelState *s, ArbelCmd *cmd)
 {
     uint8_t out[0x100] = { 0 };
+    uint8_t id[16] = { 0 };
+    int i;
 
     stl_be_p(out + 0x00, ARBEL_VENDOR_ID);
     stl_be_p(out + 0x04, ARBEL_DEVICE_ID);
     stl_be_p(out + 0x08, ARBEL_REVISION);
     out[0x10] = 0;                          /* INTA pin */
-    memcpy(out + 0x20, "ARBEL-STUB-0001", 15);
+    memcpy(id, ARBEL_BOARD_ID, MIN(sizeof(id), strlen(ARBEL_BOARD_ID)));
+    for (i = 0; i < 4; i++) {
+        stl_le_p(out + ARBEL_VSD + ARBEL_VSD_BOARD_ID + i * 4,
+                 ldl_be_p(id + i * 4));
+    }
     return arbel_outbox_write(s, cmd, out, sizeof(out));
 }
 
-/* One ICM table described by INIT_HCA. */
-typedef struct ArbelTable {
-    const char *name;
-    unsigned int base_off;      /* be64 base */
-    int log_off;                /* byte with log2 count (low 5 bits), -1 */
-    uint32_t entry_size;        /* 0: size not known from INIT_HCA */
-    bool log_in_base;           /* log shares the base's low byte */
-} ArbelTable;
-
-static const ArbelTable arbel_tables[] = {
-    { "QPC", 0x30, 0x37, 256, true },
-    { "EEC", 0x40, 0x47, 0, true },
-    { "SRQC", 0x48, 0x4f, 32, true },
-    { "CQC", 0x50, 0x57, 64, true },
-    { "EQPC", 0x60, -1, 0, false },
-    { "EEEC", 0x70, -1, 0, false },
-    { "EQC", 0x80, 0x87, 64, true },
-    { "RDB", 0x90, -1, 0, false },
-    { "MC", 0xc0, -1, 0, false },
-    { "UAR-scratch", 0x130, -1, 0, false },
-    { "UARC", 0x138, -1, 0, false },
+/*
+ * INIT_HCA's inbox (0x200 bytes): table bases are be64.  For QPC, EEC,
+ * SRQC, CQC and EQC the log2 count sits in bits 4:0 of the base's low
+ * dword and the address starts above it: bit 7 (QPC, EEC), 6 (CQC, EQC),
+ * 5 (SRQC) [mthca_INIT_HCA; iPXE arbel_alloc_icm, which shifts each base
+ * by that much].
+ */
+static const uint16_t arbel_tbl_base_off[ARBEL_TBL_NR] = {
+    0x30, 0x40, 0x48, 0x50, 0x60, 0x70, 0x80, 0x90, 0xc0, 0xf0, 0x100,
+    0x130, 0x138,
 };
+
+/* address bits below the base, where the qword also holds a log count */
+static const uint8_t arbel_tbl_base_low[ARBEL_TBL_NR] = {
+    [ARBEL_TBL_QPC] = 0x7f, [ARBEL_TBL_EEC] = 0x7f, [ARBEL_TBL_SRQC] = 0x1f,
+    [ARBEL_TBL_CQC] = 0x3f, [ARBEL_TBL_EQC] = 0x3f,
+};
+
+#define ARBEL_TBL_NO_SIZE       UINT64_MAX  /* beyond any ICM */
+
+/* @entry << @log, or ARBEL_TBL_NO_SIZE past the largest ICM */
+static uint64_t arbel_tbl_size(uint64_t entry, unsigned int log)
+{
+    if (log >= 48 || entry > (ARBEL_MAX_ICM_SIZE >> log)) {
+        return ARBEL_TBL_NO_SIZE;
+    }
+    return entry << log;
+}
+
+/* Read every table's base and size from the inbox. */
+static void arbel_hca_tables(const uint8_t *in, ArbelTable *t)
+{
+    unsigned int log_qp = in[0x37] & 0x1f, log_eec = in[0x47] & 0x1f;
+    unsigned int log_uar = in[0x12a], log_uarc = in[0x129];
+    uint64_t uarc_entry;
+    int i;
+
+    for (i = 0; i < ARBEL_TBL_NR; i++) {
+        t[i].base = ldq_be_p(in + arbel_tbl_base_off[i]);
+        t[i].size = 0;
+        t[i].log_num = 0;
+        if (arbel_tbl_base_low[i]) {
+            t[i].log_num = t[i].base & 0x1f;
+            t[i].base &= ~(uint64_t)arbel_tbl_base_low[i];
+        }
+    }
+    t[ARBEL_TBL_QPC].size = arbel_tbl_size(ARBEL_QPC_ENTRY_SIZE, log_qp);
+    t[ARBEL_TBL_EEC].size = arbel_tbl_size(ARBEL_EEC_ENTRY_SIZE, log_eec);
+    t[ARBEL_TBL_SRQC].size = arbel_tbl_size(ARBEL_SRQC_ENTRY_SIZE,
+                                            t[ARBEL_TBL_SRQC].log_num);
+    t[ARBEL_TBL_CQC].size = arbel_tbl_size(ARBEL_CQC_ENTRY_SIZE,
+                                           t[ARBEL_TBL_CQC].log_num);
+    /* one extended context per QP / EE context */
+    t[ARBEL_TBL_EQPC].size = arbel_tbl_size(ARBEL_EQPC_ENTRY_SIZE, log_qp);
+    t[ARBEL_TBL_EEEC].size = arbel_tbl_size(ARBEL_EEEC_ENTRY_SIZE, log_eec);
+    t[ARBEL_TBL_EQPC].log_num = log_qp;
+    t[ARBEL_TBL_EEEC].log_num = log_eec;
+    t[ARBEL_TBL_EQC].size = arbel_tbl_size(ARBEL_EQC_ENTRY_SIZE,
+                                           t[ARBEL_TBL_EQC].log_num);
+    /* RDB: entries per QP are not in the inbox, so its size is unknown */
+    t[ARBEL_TBL_MC].log_num = in[0xdb] & 0x1f;
+    t[ARBEL_TBL_MC].size = lduw_be_p(in + 0xd2) >= 32 ? ARBEL_TBL_NO_SIZE :
+        arbel_tbl_size(1ULL << lduw_be_p(in + 0xd2), t[ARBEL_TBL_MC].log_num);
+    t[ARBEL_TBL_MPT].log_num = in[0xfb] & 0x3f;
+    t[ARBEL_TBL_MPT].size = arbel_tbl_size(ARBEL_MPT_ENTRY_SIZE,
+                                           t[ARBEL_TBL_MPT].log_num);
+    /* MTT: its size is where the next table starts (below) */
+    t[ARBEL_TBL_UAR_SCR].log_num = log_uar;
+    t[ARBEL_TBL_UAR_SCR].size = arbel_tbl_size(ARBEL_UAR_SCR_ENTRY_SIZE,
+                                               log_uar);
+    t[ARBEL_TBL_UARC].log_num = log_uar;
+    uarc_entry = arbel_tbl_size(ARBEL_UARC_PAGE, log_uarc);
+    t[ARBEL_TBL_UARC].size = uarc_entry == ARBEL_TBL_NO_SIZE ?
+        uarc_entry : arbel_tbl_size(uarc_entry, log_uar);
+}
+
+/* The end of @t's extent for overlap checks: a table of unknown size
+ * (RDB, and MTT until its end is known) holds at least its first byte. */
+static uint64_t arbel_tbl_end(const ArbelTable *t)
+{
+    return t->base + MAX(t->size, 1);
+}
+
+/* The PRM's rules for the whole layout; ST_OK or ST_BAD_PARAM. */
+static uint8_t arbel_hca_check(ArbelState *s, ArbelTable *t)
+{
+    uint64_t mtt_base = t[ARBEL_TBL_MTT].base, mtt_end = s->icm_size;
+    int i, j;
+
+    if (t[ARBEL_TBL_EQC].log_num > ARBEL_LOG_MAX_EQ) {
+        return ST_BAD_PARAM;
+    }
+    if (t[ARBEL_TBL_MPT].log_num > ARBEL_LOG_MAX_MPT ||
+        t[ARBEL_TBL_MPT].log_num <= ARBEL_LOG_RSVD_MPT ||
+        (mtt_base & (ARBEL_MTT_ENTRY_SIZE - 1))) {
+        return ST_BAD_PARAM;
+    }
+    for (i = 0; i < ARBEL_TBL_NR; i++) {
+        uint64_t size = t[i].size;
+        bool outside = t[i].base >= s->icm_size ||
+                       (size && size > s->icm_size - t[i].base);
+
+        if (outside && i == ARBEL_TBL_UARC && size != ARBEL_TBL_NO_SIZE) {
+            /* iPXE places the UAR contexts above the ICM it sizes */
+            arbel_unconfirmed(s, "INIT_HCA UARC [0x%" PRIx64 ", +0x%" PRIx64
+                              ") outside ICM size 0x%" PRIx64, t[i].base,
+                              size, s->icm_size);
+        } else if (outside) {
+            return ST_BAD_PARAM;        /* outside SET_ICM_SIZE's ICM */
+        }
+        if (size && (t[i].base & (pow2floor(size) - 1))) {
+            return ST_BAD_PARAM;        /* not aligned to its size */
+        }
+        if (i != ARBEL_TBL_MTT && t[i].base > mtt_base &&
+            t[i].base < mtt_end) {
+            mtt_end = t[i].base;
+        }
+    }
+    /* the MTT area runs up to the next table base above it, or ICM end */
+    if (mtt_end - mtt_base <
+        ((uint64_t)ARBEL_MTT_ENTRY_SIZE << ARBEL_LOG_RSVD_MTT)) {
+        return ST_BAD_PARAM;            /* no room for the reserved MTTs */
+    }
+    t[ARBEL_TBL_MTT].size = mtt_end - mtt_base;
+    for (i = 0; i < ARBEL_TBL_NR; i++) {
+        for (j = i + 1; j < ARBEL_TBL_NR; j++) {
+            if (t[i].base < arbel_tbl_end(&t[j]) &&
+                t[j].base < arbel_tbl_end(&t[i])) {
+                return ST_BAD_PARAM;    /* two tables overlap */
+            }
+        }
+    }
+    return ST_OK;
+}
 
 uint8_t arbel_cmd_init_hca(ArbelState *s, ArbelCmd *cmd)
 {
-    uint64_t bases[ARRAY_SIZE(arbel_tables) + 1];
-    uint64_t mpt_base, mtt_base, mtt_end, mpt_size;
-    uint32_t log_mpt;
-    uint8_t *in;
+    ArbelTable t[ARBEL_TBL_NR];
     uint8_t st;
-    size_t i, n = 0;
 
     if (!s->icm_size || s->aux_pages < s->aux_needed) {
         return ST_BAD_SYS_STATE;    /* SET_ICM_SIZE / MAP_ICM_AUX missing */
@@ -159,74 +316,19 @@ uint8_t arbel_cmd_init_hca(ArbelState *s, ArbelCmd *cmd)
     if (st) {
         return st;
     }
-    in = cmd->inbox;
-
-    for (i = 0; i < ARRAY_SIZE(arbel_tables); i++) {
-        const ArbelTable *t = &arbel_tables[i];
-        uint64_t base = ldq_be_p(in + t->base_off);
-
-        if (t->log_in_base) {
-            base &= ~0xffULL;
-        }
-        if (t->entry_size && t->log_off >= 0) {
-            uint64_t size = (uint64_t)t->entry_size << (in[t->log_off] & 0x1f);
-
-            if (base >= s->icm_size || size > s->icm_size - base) {
-                return ST_BAD_PARAM;
-            }
-        }
-        bases[n++] = base;
+    arbel_hca_tables(cmd->inbox, t);
+    st = arbel_hca_check(s, t);
+    if (st) {
+        return st;
     }
-
-    /* multicast table: log entry size at 0xd2, log table size at 0xdb */
-    {
-        uint64_t mc_base = ldq_be_p(in + 0xc0);
-        uint64_t mc_size = (1ULL << (in[0xd2] & 0x1f)) <<
-                           (in[0xdb] & 0x1f);
-
-        if (mc_base >= s->icm_size || mc_size > s->icm_size - mc_base) {
-            return ST_BAD_PARAM;
-        }
-    }
-
-    mpt_base = ldq_be_p(in + 0xf0);
-    log_mpt = in[0xfb] & 0x3f;
-    mtt_base = ldq_be_p(in + 0x100);
-    if (log_mpt > ARBEL_LOG_MAX_MPT || log_mpt <= ARBEL_LOG_RSVD_MPT) {
-        return ST_BAD_PARAM;
-    }
-    mpt_size = (uint64_t)ARBEL_MPT_ENTRY_SIZE << log_mpt;
-    if ((mpt_base & (ARBEL_MPT_ENTRY_SIZE - 1)) ||
-        mpt_base >= s->icm_size || mpt_size > s->icm_size - mpt_base) {
-        return ST_BAD_PARAM;
-    }
-    if ((mtt_base & (ARBEL_MTT_ENTRY_SIZE - 1)) || mtt_base >= s->icm_size) {
-        return ST_BAD_PARAM;
-    }
-    bases[n++] = mpt_base;
-
-    /* The MTT area runs up to the next table base above it, or ICM end. */
-    mtt_end = s->icm_size;
-    for (i = 0; i < n; i++) {
-        if (bases[i] > mtt_base && bases[i] < mtt_end) {
-            mtt_end = bases[i];
-        }
-    }
-    if (mtt_end - mtt_base <
-        ((uint64_t)ARBEL_MTT_ENTRY_SIZE << ARBEL_LOG_RSVD_MTT)) {
-        return ST_BAD_PARAM;    /* no room even for the reserved MTTs */
-    }
-    if (mpt_base < mtt_base && mpt_base + mpt_size > mtt_base) {
-        return ST_BAD_PARAM;    /* MPT table overlaps the MTT area */
-    }
-
-    s->mpt_base = mpt_base;
-    s->log_mpt_sz = log_mpt;
-    s->mtt_base = mtt_base;
-    s->mtt_end = mtt_end;
+    memcpy(s->tbl, t, sizeof(t));
+    s->mpt_base = t[ARBEL_TBL_MPT].base;
+    s->log_mpt_sz = t[ARBEL_TBL_MPT].log_num;
+    s->mtt_base = t[ARBEL_TBL_MTT].base;
+    s->mtt_end = t[ARBEL_TBL_MTT].base + t[ARBEL_TBL_MTT].size;
     g_free(s->hw_mpt);
-    s->hw_mpt = bitmap_new(1u << log_mpt);
-    arbel_eq_init_hca(s, in);
+    s->hw_mpt = bitmap_new(1u << s->log_mpt_sz);
+    arbel_eq_reset(s);              /* no EQ yet; EQC is tbl[] */
     s->state = FW_HCA_INIT;
     return ST_OK;
 }

@@ -52,6 +52,23 @@ uint64_t arbel_icm_pages(ArbelState *s)
     return g_hash_table_size(s->icm);
 }
 
+/*
+ * A rule no source states: the stub does not refuse, it leaves a line
+ * "#N unconfirmed: ..." in the trace (Documentation/arbel-stub.rst).
+ */
+void arbel_unconfirmed(ArbelState *s, const char *fmt, ...)
+{
+    g_autofree char *msg = NULL;
+    g_autofree char *line = NULL;
+    va_list ap;
+
+    va_start(ap, fmt);
+    msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    line = g_strdup_printf("unconfirmed: %s", msg);
+    arbel_trace_cmd(s, NULL, 0, line);
+}
+
 /* Decode and check the physical half of a pair. */
 static bool arbel_pair_pa(const uint8_t *pair, uint64_t *pa, uint64_t *size)
 {
@@ -181,26 +198,34 @@ uint8_t arbel_cmd_map_icm(ArbelState *s, ArbelCmd *cmd)
         uint64_t va = ldq_be_p(pair), pa, size;
 
         if (!arbel_pair_pa(pair, &pa, &size) || (va & (size - 1)) ||
-            va >= s->icm_size || size > s->icm_size - va) {
+            va > ARBEL_MAX_ICM_SIZE - size) {
             return ST_BAD_PARAM;
-        }
-        for (p = 0; p < size; p += ARBEL_ICM_PAGE) {
-            if (arbel_icm_lookup(s, va + p)) {
-                return ST_BAD_PARAM;    /* already mapped */
-            }
         }
     }
     for (i = 0; i < n; i++) {
         const uint8_t *pair = cmd->inbox + i * 16;
         uint64_t va = ldq_be_p(pair), pa = 0, size = 0;
+        bool again = false;
 
         arbel_pair_pa(pair, &pa, &size);
+        if (va >= s->icm_size || size > s->icm_size - va) {
+            /* iPXE maps its doorbell page above the ICM it sized */
+            arbel_unconfirmed(s, "MAP_ICM [0x%" PRIx64 ", +0x%" PRIx64
+                              ") beyond ICM size 0x%" PRIx64, va, size,
+                              s->icm_size);
+        }
         for (p = 0; p < size; p += ARBEL_ICM_PAGE) {
             ArbelIcmPage *pg = g_new(ArbelIcmPage, 1);
 
             pg->vpn = (va + p) / ARBEL_ICM_PAGE;
             pg->pa = pa + p;
-            g_hash_table_insert(s->icm, pg, pg);
+            again |= g_hash_table_contains(s->icm, pg);
+            g_hash_table_replace(s->icm, pg, pg);
+        }
+        if (again) {
+            /* the new translation replaces the old one */
+            arbel_unconfirmed(s, "MAP_ICM [0x%" PRIx64 ", +0x%" PRIx64
+                              ") maps a mapped page again", va, size);
         }
     }
     return ST_OK;
@@ -213,9 +238,14 @@ uint8_t arbel_cmd_unmap_icm(ArbelState *s, ArbelCmd *cmd)
     if (!s->icm_size) {
         return ST_BAD_SYS_STATE;
     }
-    if ((va & (ARBEL_ICM_PAGE - 1)) || n == 0 || va >= s->icm_size ||
-        n > (s->icm_size - va) / ARBEL_ICM_PAGE) {
+    if ((va & (ARBEL_ICM_PAGE - 1)) || n == 0 || va >= ARBEL_MAX_ICM_SIZE ||
+        n > (ARBEL_MAX_ICM_SIZE - va) / ARBEL_ICM_PAGE) {
         return ST_BAD_PARAM;
+    }
+    if (va >= s->icm_size || n > (s->icm_size - va) / ARBEL_ICM_PAGE) {
+        arbel_unconfirmed(s, "UNMAP_ICM [0x%" PRIx64 ", %" PRIu64
+                          " pages) beyond ICM size 0x%" PRIx64, va, n,
+                          s->icm_size);
     }
     for (i = 0; i < n; i++) {
         if (!arbel_icm_lookup(s, va + i * ARBEL_ICM_PAGE)) {

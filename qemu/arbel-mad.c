@@ -3,13 +3,18 @@
  *
  * Answers SubnGet() for NodeDescription, NodeInfo, GUIDInfo, PortInfo and
  * P_KeyTable, LID-routed (class 0x01) or directed-route (class 0x81), for
- * the single port 1.  Other attributes get MAD status 0x000c ("method /
+ * port 1 .. the "ports" property.  Other attributes get MAD status 0x000c ("method /
  * attribute combination not supported"), other methods 0x0008 (method not
  * supported), other management classes 0x0004 (bad class/version).  The
  * answer is a GetResp (method 0x81) in the 256-byte outbox.
  *
  * Inbox: the 256-byte MAD (plus work-completion info when op_mod bit 2 is
- * set, ignored).  in_mod: port in bits 15:0 (must be 1), SLID in 31:16.
+ * set, ignored).  in_mod: port in bits 15:0 (1 .. ports), SLID in 31:16.
+ *
+ * The answers agree with QUERY_DEV_LIM (arbel-fw.c): ports, GUIDs per port
+ * (GUIDCap = 2^ARBEL_LOG_NUM_GIDS), P_Keys (PartitionCap =
+ * 2^ARBEL_LOG_NUM_PKEYS), MTU, widths and VLs.  Port n's GUID is the
+ * port-guid property + n - 1.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -42,9 +47,14 @@
 #define ARBEL_SM_LID            1
 #define ARBEL_VENDOR_OUI        0x0002c9
 
-static uint16_t arbel_mad_attr(ArbelState *s, uint16_t attr, uint32_t mod,
-                               uint8_t *d)
+#define ARBEL_GUIDS_PER_BLOCK   8
+#define ARBEL_PKEYS_PER_BLOCK   32
+
+static uint16_t arbel_mad_attr(ArbelState *s, unsigned int port,
+                               uint16_t attr, uint32_t mod, uint8_t *d)
 {
+    uint64_t port_guid = s->port_guid + port - 1;
+
     switch (attr) {
     case ATTR_NODE_DESC:
         snprintf((char *)d, 64, "arbel-stub HCA-1");
@@ -53,48 +63,52 @@ static uint16_t arbel_mad_attr(ArbelState *s, uint16_t attr, uint32_t mod,
         d[0] = 1;                                   /* base version */
         d[1] = 1;                                   /* class version */
         d[2] = 1;                                   /* node type: CA */
-        d[3] = 1;                                   /* ports */
+        d[3] = s->num_ports;                        /* ports */
         stq_be_p(d + 4, s->node_guid);              /* system image GUID */
         stq_be_p(d + 12, s->node_guid);
-        stq_be_p(d + 20, s->port_guid);
-        stw_be_p(d + 28, 64);                       /* partition cap */
+        stq_be_p(d + 20, port_guid);
+        stw_be_p(d + 28, 1u << ARBEL_LOG_NUM_PKEYS); /* partition cap */
         stw_be_p(d + 30, ARBEL_DEVICE_ID);
         stl_be_p(d + 32, ARBEL_REVISION);
-        stl_be_p(d + 36, (1u << 24) | ARBEL_VENDOR_OUI); /* port, vendor */
+        stl_be_p(d + 36, (port << 24) | ARBEL_VENDOR_OUI); /* port, vendor */
         return 0;
     case ATTR_GUID_INFO:
-        if (mod != 0) {
-            return MAD_ST_INVALID_FIELD;            /* one block of 8 */
+        if (mod >= (1u << ARBEL_LOG_NUM_GIDS) / ARBEL_GUIDS_PER_BLOCK) {
+            return MAD_ST_INVALID_FIELD;
         }
-        stq_be_p(d, s->port_guid);
+        if (mod == 0) {
+            stq_be_p(d, port_guid);                 /* the rest are 0 */
+        }
         return 0;
     case ATTR_PORT_INFO:
-        if (mod > 1) {
+        if (mod > s->num_ports) {
             return MAD_ST_INVALID_FIELD;
         }
         stq_be_p(d + 8, 0xfe80000000000000ULL);     /* GID prefix */
         stw_be_p(d + 16, ARBEL_LID);
         stw_be_p(d + 18, ARBEL_SM_LID);
         stl_be_p(d + 20, 0x02510868);               /* capability mask */
-        d[28] = 1;                                  /* local port */
-        d[29] = 3;                                  /* width enabled 1x|4x */
-        d[30] = 3;                                  /* width supported */
+        d[28] = mod ? mod : port;                   /* local port */
+        d[29] = ARBEL_PORT_WIDTH_CAP;               /* width enabled 1x|4x */
+        d[30] = ARBEL_PORT_WIDTH_CAP;               /* width supported */
         d[31] = 2;                                  /* width active 4x */
         d[32] = (3 << 4) | 4;                       /* SDR|DDR, ACTIVE */
         d[33] = (5 << 4) | 2;                       /* LinkUp, default poll */
         d[34] = 0;                                  /* LMC 0 */
         d[35] = (2 << 4) | 3;                       /* DDR active, enabled */
-        d[36] = 4 << 4;                             /* neighbour MTU 2048 */
-        d[37] = 4 << 4;                             /* VL cap VL0-7 */
-        d[41] = 4;                                  /* MTU cap 2048 */
-        d[43] = 4 << 4;                             /* operational VLs */
-        d[50] = 8;                                  /* GUID cap */
+        d[36] = ARBEL_IB_MTU_2048 << 4;             /* neighbour MTU 2048 */
+        d[37] = ARBEL_VL_CAP << 4;                  /* VL cap VL0-7 */
+        d[41] = ARBEL_IB_MTU_2048;                  /* MTU cap 2048 */
+        d[43] = ARBEL_VL_CAP << 4;                  /* operational VLs */
+        d[50] = 1u << ARBEL_LOG_NUM_GIDS;           /* GUID cap */
         return 0;
     case ATTR_PKEY_TABLE:
-        if (mod != 0) {
-            return MAD_ST_INVALID_FIELD;            /* one block of 32 */
+        if (mod >= (1u << ARBEL_LOG_NUM_PKEYS) / ARBEL_PKEYS_PER_BLOCK) {
+            return MAD_ST_INVALID_FIELD;
         }
-        stw_be_p(d, 0xffff);                        /* default full key */
+        if (mod == 0) {
+            stw_be_p(d, 0xffff);                    /* default full key */
+        }
         return 0;
     default:
         return MAD_ST_UNSUP_ATTR;
@@ -104,11 +118,12 @@ static uint16_t arbel_mad_attr(ArbelState *s, uint16_t attr, uint32_t mod,
 uint8_t arbel_cmd_mad_ifc(ArbelState *s, ArbelCmd *cmd)
 {
     uint8_t out[MAD_SIZE];
+    unsigned int port = cmd->in_mod & 0xffff;
     uint16_t status, attr;
     uint8_t *in, cls;
     uint8_t st;
 
-    if ((cmd->in_mod & 0xffff) != 1 || cmd->op_mod > 7) {
+    if (port < 1 || port > s->num_ports || cmd->op_mod > 7) {
         return ST_BAD_PARAM;
     }
     st = arbel_inbox_read(s, cmd, MAD_SIZE);
@@ -128,7 +143,8 @@ uint8_t arbel_cmd_mad_ifc(ArbelState *s, ArbelCmd *cmd)
     } else if (in[3] != MAD_METHOD_GET) {
         status = MAD_ST_UNSUP_METHOD;
     } else {
-        status = arbel_mad_attr(s, attr, ldl_be_p(in + 20), out + MAD_DATA);
+        status = arbel_mad_attr(s, port, attr, ldl_be_p(in + 20),
+                                out + MAD_DATA);
     }
     if (cls == MAD_CLASS_SMP_DR) {
         status |= MAD_DR_DIRECTION;

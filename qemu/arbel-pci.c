@@ -280,6 +280,10 @@ static void arbel_realize(PCIDevice *pdev, Error **errp)
     ERRP_GUARD();
     ArbelState *s = ARBEL_STUB(pdev);
 
+    if (s->num_ports < 1 || s->num_ports > 2) {
+        error_setg(errp, "arbel-stub: ports must be 1 or 2");
+        return;
+    }
     pci_config_set_interrupt_pin(pdev->config, 1);
 
     memory_region_init_io(&s->bar0, OBJECT(s), &arbel_bar0_ops, s,
@@ -369,6 +373,7 @@ static Property arbel_properties[] = {
     DEFINE_PROP_BOOL("msix", ArbelState, msix, true),
     DEFINE_PROP_UINT32("fw-pages", ArbelState, fw_pages,
                        ARBEL_FW_PAGES_DEFAULT),
+    DEFINE_PROP_UINT8("ports", ArbelState, num_ports, ARBEL_PORTS_DEFAULT),
     DEFINE_PROP_UINT32("fail-opcode", ArbelState, faults_prop.fail_opcode, 0),
     DEFINE_PROP_UINT32("fail-status", ArbelState, faults_prop.fail_status,
                        ST_INTERNAL_ERR),

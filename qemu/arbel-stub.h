@@ -144,6 +144,27 @@ typedef enum ArbelFwState {
 #define ARBEL_MBOX_SIZE         4096
 #define ARBEL_AUX_ICM_PER_PAGE  (2 * MiB)  /* 1 aux page per 2 MiB ICM */
 
+/* QUERY_DEV_LIM: context entry sizes, ports and port limits */
+#define ARBEL_QPC_ENTRY_SIZE    256
+#define ARBEL_EEC_ENTRY_SIZE    256
+#define ARBEL_EQPC_ENTRY_SIZE   32
+#define ARBEL_EEEC_ENTRY_SIZE   32
+#define ARBEL_EQC_ENTRY_SIZE    64
+#define ARBEL_CQC_ENTRY_SIZE    64
+#define ARBEL_SRQC_ENTRY_SIZE   32
+#define ARBEL_UAR_SCR_ENTRY_SIZE 32
+#define ARBEL_UARC_PAGE         4096ULL /* INIT_HCA 0x129 counts these */
+#define ARBEL_LOG_MAX_EQ        6
+#define ARBEL_RSVD_UARS         1       /* a count (mthca: field >> 4) */
+#define ARBEL_RSVD_PDS          1       /* a count (mthca: field >> 4) */
+#define ARBEL_PORTS_DEFAULT     2       /* MT25208: two 4x ports */
+#define ARBEL_LOG_NUM_GIDS      3       /* = PortInfo GUIDCap, 8 */
+#define ARBEL_LOG_NUM_PKEYS     6       /* = NodeInfo PartitionCap, 64 */
+#define ARBEL_IB_MTU_2048       4
+#define ARBEL_PORT_WIDTH_CAP    3       /* 1x and 4x */
+#define ARBEL_VL_CAP            4       /* VL0-7 */
+#define ARBEL_BOARD_ID          "ARBEL-STUB-0001"
+
 /* MPT entry fields (dword index, bit positions) */
 #define MPT_D0_RW               (1u << 8)
 #define MPT_D0_PA               (1u << 9)
@@ -187,6 +208,20 @@ typedef struct ArbelXlReq {
     uint32_t index;         /* out: MPT slot */
     uint64_t pa;            /* out: PA of the first byte */
 } ArbelXlReq;
+
+/* The ICM tables INIT_HCA describes (arbel-fw.c reads them) */
+typedef enum ArbelTableId {
+    ARBEL_TBL_QPC, ARBEL_TBL_EEC, ARBEL_TBL_SRQC, ARBEL_TBL_CQC,
+    ARBEL_TBL_EQPC, ARBEL_TBL_EEEC, ARBEL_TBL_EQC, ARBEL_TBL_RDB,
+    ARBEL_TBL_MC, ARBEL_TBL_MPT, ARBEL_TBL_MTT, ARBEL_TBL_UAR_SCR,
+    ARBEL_TBL_UARC, ARBEL_TBL_NR,
+} ArbelTableId;
+
+typedef struct ArbelTable {
+    uint64_t base;          /* ICM virtual address */
+    uint64_t size;          /* bytes; 0: INIT_HCA does not say */
+    uint32_t log_num;       /* log2 of the objects, where INIT_HCA has it */
+} ArbelTable;
 
 /* A contiguous guest-physical chunk (FA / aux memory) */
 typedef struct ArbelChunk {
@@ -258,8 +293,7 @@ struct ArbelState {
     uint64_t mtt_base;
     uint64_t mtt_end;       /* end of the MTT area (exclusive) */
     unsigned long *hw_mpt;  /* bitmap: slots made HW-owned by SW2HW_MPT */
-    uint64_t eqc_base;
-    uint32_t log_num_eqs;
+    ArbelTable tbl[ARBEL_TBL_NR];   /* every table, as INIT_HCA set it */
 
     /* event queues and interrupts (arbel-eq.c) */
     ArbelEq eq[ARBEL_MAX_EQS];
@@ -289,6 +323,7 @@ struct ArbelState {
     uint64_t node_guid;
     uint64_t port_guid;
     uint32_t fw_pages;
+    uint8_t num_ports;      /* 1 or 2 */
 
     /* trace */
     FILE *trace;
@@ -337,6 +372,8 @@ uint8_t arbel_icm_read(ArbelState *s, uint64_t va, void *buf, uint64_t len);
 uint8_t arbel_icm_write(ArbelState *s, uint64_t va, const void *buf,
                         uint64_t len);
 uint64_t arbel_icm_pages(ArbelState *s);
+void arbel_unconfirmed(ArbelState *s, const char *fmt, ...)
+    G_GNUC_PRINTF(2, 3);
 
 /* arbel-mpt.c: MPT and MTT commands */
 uint8_t arbel_cmd_sw2hw_mpt(ArbelState *s, ArbelCmd *cmd);
@@ -368,7 +405,6 @@ void arbel_fault_corrupt(ArbelState *s, ArbelCmd *cmd, uint8_t *buf,
 
 /* arbel-eq.c: event queues, event-mode completions, interrupts */
 void arbel_eq_reset(ArbelState *s);
-void arbel_eq_init_hca(ArbelState *s, const uint8_t *inbox);
 uint8_t arbel_cmd_sw2hw_eq(ArbelState *s, ArbelCmd *cmd);
 uint8_t arbel_cmd_hw2sw_eq(ArbelState *s, ArbelCmd *cmd);
 uint8_t arbel_cmd_query_eq(ArbelState *s, ArbelCmd *cmd);

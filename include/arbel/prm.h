@@ -200,12 +200,23 @@ enum arbel_status {
 #define ARBEL_QUERY_FW_SUBMINOR		0x04	/* u16 */
 #define ARBEL_QUERY_FW_MINOR		0x06	/* u16 */
 #define ARBEL_QUERY_FW_LOG_MAX_CMDS	0x0f	/* u8 */
+/*
+ * Register addresses (u64) as the device reports them: bus addresses,
+ * i.e. BAR0's start plus the register's offset; mthca masks them with
+ * BAR0's length - 1, iPXE maps them as they are.
+ */
+#define ARBEL_QUERY_FW_CLR_INT_BASE	0x20
+#define ARBEL_QUERY_FW_CATAS_BASE	0x30
+#define ARBEL_QUERY_FW_CATAS_SIZE	0x38	/* u32, dwords */
+#define ARBEL_QUERY_FW_EQ_ARM_BASE	0x40
+#define ARBEL_QUERY_FW_EQ_SET_CI_BASE	0x48
 
 /* QUERY_DEV_LIM outbox; "log" fields are log2 */
 #define ARBEL_DEV_LIM_RSVD_QP		0x12	/* bits 3:0 */
 #define ARBEL_DEV_LIM_MAX_QP		0x13	/* bits 4:0 */
 #define ARBEL_DEV_LIM_RSVD_SRQ		0x14	/* bits 7:4 */
 #define ARBEL_DEV_LIM_MAX_SRQ		0x15
+#define ARBEL_DEV_LIM_RSVD_EEC		0x16	/* bits 3:0 */
 #define ARBEL_DEV_LIM_RSVD_CQ		0x1a	/* bits 3:0 */
 #define ARBEL_DEV_LIM_MAX_CQ		0x1b	/* bits 4:0 */
 #define ARBEL_DEV_LIM_MAX_MPT		0x1d	/* bits 5:0 */
@@ -216,12 +227,15 @@ enum arbel_status {
 #define ARBEL_DEV_LIM_RSVD_MRW		0x22	/* bits 3:0 */
 #define ARBEL_DEV_LIM_MAX_MTT_SEG	0x23
 #define ARBEL_DEV_LIM_FLAGS		0x44	/* u32 */
-#define ARBEL_DEV_LIM_RSVD_UAR		0x48	/* bits 7:4; a count: known gap */
+#define ARBEL_DEV_LIM_VL_PORT		0x37	/* ports in bits 3:0 */
+#define ARBEL_DEV_LIM_RSVD_UAR		0x48	/* bits 7:4, a count */
 #define ARBEL_DEV_LIM_UAR_SIZE		0x49	/* log2(bytes) - 20 */
 #define ARBEL_DEV_LIM_MIN_PAGE_SZ	0x4b
-#define ARBEL_DEV_LIM_RSVD_PD		0x64	/* bits 7:4; a count: known gap */
+#define ARBEL_DEV_LIM_RSVD_PD		0x64	/* bits 7:4, a count */
 #define ARBEL_DEV_LIM_MAX_PD		0x65	/* bits 5:0 */
+#define ARBEL_DEV_LIM_EEC_ENTRY_SZ	0x80	/* u16 */
 #define ARBEL_DEV_LIM_QPC_ENTRY_SZ	0x82	/* u16 */
+#define ARBEL_DEV_LIM_EEEC_ENTRY_SZ	0x84	/* u16 */
 #define ARBEL_DEV_LIM_EQPC_ENTRY_SZ	0x86	/* u16 */
 #define ARBEL_DEV_LIM_EQC_ENTRY_SZ	0x88	/* u16 */
 #define ARBEL_DEV_LIM_CQC_ENTRY_SZ	0x8a	/* u16 */
@@ -239,20 +253,29 @@ enum arbel_status {
 #define ARBEL_DEV_LIM_UAR_SIZE_SHIFT	20
 
 /*
- * QUERY_ADAPTER outbox.  A plain string at 0x20 is a known gap (see
- * Documentation/arbel-hw.rst): Mellanox boards keep the ID at 0xf0.
+ * QUERY_ADAPTER outbox: the vendor-specific data (VSD) from 0x20.  A
+ * Mellanox board keeps its ID at VSD + 0xd0, each dword byte-swapped; a
+ * Topspin board (both be16 signatures 0x5ad) a plain string at VSD + 0x20.
  */
-#define ARBEL_QUERY_ADAPTER_BOARD_ID	0x20
+#define ARBEL_QUERY_ADAPTER_VSD		0x20
+#define ARBEL_VSD_SIG1			0x00	/* be16 */
+#define ARBEL_VSD_SIG2			0xde	/* be16 */
+#define ARBEL_VSD_SIG_TOPSPIN		0x5ad
+#define ARBEL_VSD_MLX_BOARD_ID		0xd0
+#define ARBEL_VSD_TS_BOARD_ID		0x20
 #define ARBEL_BOARD_ID_LEN		16
 
 /* INIT_HCA inbox; table bases are u64, logs u8 */
 #define ARBEL_INIT_HCA_QPC_BASE		0x30
 #define ARBEL_INIT_HCA_LOG_QP		0x37
+#define ARBEL_INIT_HCA_EEC_BASE		0x40
+#define ARBEL_INIT_HCA_LOG_EEC		0x47
 #define ARBEL_INIT_HCA_SRQC_BASE	0x48
 #define ARBEL_INIT_HCA_LOG_SRQ		0x4f
 #define ARBEL_INIT_HCA_CQC_BASE		0x50
 #define ARBEL_INIT_HCA_LOG_CQ		0x57
 #define ARBEL_INIT_HCA_EQPC_BASE	0x60
+#define ARBEL_INIT_HCA_EEEC_BASE	0x70
 #define ARBEL_INIT_HCA_EQC_BASE		0x80
 #define ARBEL_INIT_HCA_LOG_EQ		0x87
 #define ARBEL_INIT_HCA_RDB_BASE		0x90
@@ -263,8 +286,11 @@ enum arbel_status {
 #define ARBEL_INIT_HCA_MPT_BASE		0xf0
 #define ARBEL_INIT_HCA_LOG_MPT_SZ	0xfb	/* bits 5:0 */
 #define ARBEL_INIT_HCA_MTT_BASE		0x100
-#define ARBEL_INIT_HCA_UAR_LOG_SZ	0x12b	/* PAGE_SHIFT - 12 */
+#define ARBEL_INIT_HCA_UARC_LOG_SZ	0x129	/* log2(UAR context / 4 KiB) */
+#define ARBEL_INIT_HCA_LOG_UARS		0x12a
+#define ARBEL_INIT_HCA_UAR_PAGE_SZ	0x12b	/* PAGE_SHIFT - 12 */
 #define ARBEL_INIT_HCA_UAR_SCR_BASE	0x130
+#define ARBEL_INIT_HCA_UARC_BASE	0x138
 
 /* MAP_FA / MAP_ICM / MAP_ICM_AUX: 16-byte (va, pa | log2 size) entries */
 #define ARBEL_MAP_ENTRY_SIZE		16

@@ -8,6 +8,7 @@
 
 #include <linux/log2.h>
 #include <linux/minmax.h>
+#include <linux/sizes.h>
 #include <linux/types.h>
 #include <arbel/prm.h>
 
@@ -17,6 +18,7 @@
  * @log_max_qps: QPs supported
  * @log_rsvd_srqs: firmware-reserved SRQs
  * @log_max_srqs: SRQs supported
+ * @log_rsvd_eecs: firmware-reserved EE contexts
  * @log_rsvd_cqs: firmware-reserved CQs
  * @log_max_cqs: CQs supported
  * @log_max_mpts: MPT entries supported
@@ -26,12 +28,15 @@
  * @log_max_mr_size: largest region
  * @log_rsvd_mrws: firmware-reserved MPT entries
  * @log_max_mtt_segs: MTT segments supported
- * @log_rsvd_uars: firmware-reserved UARs
- * @log_rsvd_pds: firmware-reserved PDs
+ * @num_rsvd_uars: firmware-reserved UARs, a count (UARs 0 .. n - 1)
+ * @num_rsvd_pds: firmware-reserved PDs, a count (PDs 0 .. n - 1)
+ * @num_ports: IB ports
  * @log_max_pds: PDs supported
  * @log_min_page_size: smallest page the HCA handles
  * @flags: capability flags
  * @uar_size: bytes of UAR space (BAR2) the firmware uses
+ * @eec_entry_sz: EE context entry size, bytes
+ * @eeec_entry_sz: extended EE context entry size
  * @qpc_entry_sz: QP context entry size, bytes
  * @eqpc_entry_sz: extended QP context entry size
  * @eqc_entry_sz: EQ context entry size
@@ -47,6 +52,7 @@ struct arbel_dev_lim {
 	u8 log_max_qps;
 	u8 log_rsvd_srqs;
 	u8 log_max_srqs;
+	u8 log_rsvd_eecs;
 	u8 log_rsvd_cqs;
 	u8 log_max_cqs;
 	u8 log_max_mpts;
@@ -56,12 +62,15 @@ struct arbel_dev_lim {
 	u8 log_max_mr_size;
 	u8 log_rsvd_mrws;
 	u8 log_max_mtt_segs;
-	u8 log_rsvd_uars;
-	u8 log_rsvd_pds;
+	u8 num_rsvd_uars;
+	u8 num_rsvd_pds;
+	u8 num_ports;
 	u8 log_max_pds;
 	u8 log_min_page_size;
 	u32 flags;
 	u64 uar_size;
+	u16 eec_entry_sz;
+	u16 eeec_entry_sz;
 	u16 qpc_entry_sz;
 	u16 eqpc_entry_sz;
 	u16 eqc_entry_sz;
@@ -73,7 +82,13 @@ struct arbel_dev_lim {
 	u64 max_icm_sz;
 };
 
-/* ICM tables INIT_HCA needs; every one gets a place in the layout. */
+/*
+ * ICM tables INIT_HCA needs; every one gets a place of its own in the
+ * layout.  The first %ARBEL_ICM_NR_TABLES are mapped tables (their
+ * reserved objects at once, the rest on demand); the UAR contexts are
+ * only placed: a UAR's doorbell page is mapped when a user of that UAR
+ * needs it, and the firmware's reserved UARs need no memory [iPXE].
+ */
 enum arbel_icm_table_id {
 	ARBEL_ICM_MPT,
 	ARBEL_ICM_MTT,
@@ -85,7 +100,11 @@ enum arbel_icm_table_id {
 	ARBEL_ICM_EQC,
 	ARBEL_ICM_MCG,
 	ARBEL_ICM_UAR_SCR,
+	ARBEL_ICM_EEC,
+	ARBEL_ICM_EEEC,
 	ARBEL_ICM_NR_TABLES,
+	ARBEL_ICM_UARC = ARBEL_ICM_NR_TABLES,
+	ARBEL_ICM_NR_PLACES,
 };
 
 /**
@@ -111,7 +130,7 @@ struct arbel_icm_place {
  * @num_uars: UARs (UAR space / page size)
  */
 struct arbel_icm_layout {
-	struct arbel_icm_place t[ARBEL_ICM_NR_TABLES];
+	struct arbel_icm_place t[ARBEL_ICM_NR_PLACES];
 	u64 total;
 	u32 num_uars;
 };
@@ -122,6 +141,8 @@ struct arbel_icm_layout {
 #define ARBEL_PROFILE_LOG_EQS		5
 #define ARBEL_PROFILE_MGM_ENTRY_SZ	256
 #define ARBEL_PROFILE_LOG_MGMS		4
+/* One 4 KiB doorbell page of UAR context per UAR (INIT_HCA 0x129 = 0). */
+#define ARBEL_PROFILE_UARC_ENTRY_SZ	SZ_4K
 
 /*
  * Largest tables the driver lays out: MPT slots are 24-bit indices, MTT

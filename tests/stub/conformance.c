@@ -132,15 +132,30 @@ unsigned int map_fa(void)
 	return map_pages(OP_MAP_FA, pg, fw_pages, 0);
 }
 
-/* INIT_HCA mailbox: EQC, MPT and MTT table bases */
+/*
+ * INIT_HCA mailbox [mthca_INIT_HCA]: every table in a page of its own,
+ * one object each (log 0), MPT and MTT as given.  The MTT area runs from
+ * @mtt_base to the next base above it.
+ */
 void init_hca_mbox(uint8_t *m, uint64_t mpt_base, unsigned int log_mpt,
 		   uint64_t mtt_base)
 {
 	memset(m, 0, 0x200);
-	put64(m + 0x80, EQC_BASE);	/* EQC base, log 0 */
+	put64(m + 0x30, QPC_BASE);	/* log QPs in 0x37 bits 4:0 */
+	put64(m + 0x40, EEC_BASE);	/* log EECs 0x47 */
+	put64(m + 0x48, SRQC_BASE);	/* log SRQs 0x4f */
+	put64(m + 0x50, CQC_BASE);	/* log CQs 0x57 */
+	put64(m + 0x60, EQPC_BASE);
+	put64(m + 0x70, EEEC_BASE);
+	put64(m + 0x80, EQC_BASE);	/* log EQs 0x87 */
+	put64(m + 0x90, RDB_BASE);
+	put64(m + 0xc0, MC_BASE);
+	m[0xd3] = 8;			/* be16 0xd2: log MC entry size */
 	put64(m + 0xf0, mpt_base);
 	m[0xfb] = log_mpt;
 	put64(m + 0x100, mtt_base);
+	put64(m + 0x130, UAR_SCR_BASE);	/* 0x129 UARC log size, 0x12a log UARs: 0 */
+	put64(m + 0x138, UARC_BASE);
 }
 
 /* ---- MPT and MTT ---- */

@@ -84,6 +84,17 @@
 #define MPT_BASE		0x0ULL		/* 4 pages; page 3 left unmapped */
 #define MTT_BASE		0x8000ULL	/* not at 0: absolute addressing */
 #define EQC_BASE		0x10000ULL	/* ends the MTT area */
+/* every other INIT_HCA table in a page of its own (init_hca_mbox) */
+#define QPC_BASE		0x11000ULL	/* 256-byte entries, log 0 */
+#define EEC_BASE		0x12000ULL	/* 256 */
+#define SRQC_BASE		0x13000ULL	/* 32 */
+#define CQC_BASE		0x14000ULL	/* 64 */
+#define EQPC_BASE		0x15000ULL	/* 32, as many as QPs */
+#define EEEC_BASE		0x16000ULL	/* 32, as many as EECs */
+#define RDB_BASE		0x17000ULL	/* size not in INIT_HCA */
+#define MC_BASE			0x18000ULL	/* 2^8-byte entries, log 0 */
+#define UAR_SCR_BASE		0x19000ULL	/* 32, 2^0 UARs */
+#define UARC_BASE		0x1a000ULL	/* 4 KiB per UAR */
 #define ICM_SIZE		0x20000ULL
 #define MTT_MAPPED_PAGES	2		/* 0x8000, 0x9000; 0xa000 unmapped */
 
@@ -171,11 +182,18 @@ unsigned int xlate(uint32_t key, unsigned int acc, uint64_t va, uint32_t len,
 void suite_identity(void);
 void suite_pre_run(void);
 void suite_bring_up(void);
+void fw_query_fw(void);
+void fw_query_dev_lim(void);
+void fw_query_adapter(void);
+void hca_layout_rules(void);
 void suite_mpt(void);
 void suite_mtt(void);
 void suite_xlate(void);
 void suite_eq(void);
 void suite_mad(uint64_t want_node_guid, uint64_t want_port_guid);
+unsigned int mad_get(uint8_t mclass, uint16_t attr, uint32_t mod,
+		     uint32_t port);
+void fw_dev_lim_vs_mad(void);
 void suite_faults(void);
 void suite_teardown(void);
 void suite_reset(void);

@@ -47,6 +47,7 @@ GOOD = (
     '#115 NOP op=0x031 op_mod=0 in_mod=0x0000001f in_param=0x0000000000000000 '
     'out_param=0x0000000000000000 token=0x4a21 status=0x00(OK) e=1',
     '#116 EQE eq=0 type=0x0a irq=intx:0',
+    '#31 unconfirmed: MAP_ICM [0x20000, +0x1000) beyond ICM size 0x20000',
 )
 # (check index, a line wrong in one field)
 BAD = (
@@ -74,6 +75,8 @@ BAD = (
     (10, GOOD[10].replace('intx:0', 'none')),
     (10, GOOD[10].replace('0x0a', '0x0b')),
     (10, GOOD[10].replace('eq=0', 'eq=1')),
+    (11, GOOD[11].replace('MAP_ICM', 'UNMAP_ICM')),
+    (11, GOOD[11].replace('#31 unconfirmed:', '#31 MAP_ICM op=0xffa')),
 )
 
 MTHCA = ('QUERY_FW:00 ENABLE_LAM:22 MAP_FA:00 RUN_FW:00 QUERY_DEV_LIM:00 '

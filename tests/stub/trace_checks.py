@@ -78,6 +78,14 @@ def _mad_ifc(e):
             _box(e.outbox(), 256, '01010181'))
 
 
+def _unconfirmed_map_icm(e):
+    """The stub's note for a MAP_ICM no source refuses (iPXE's doorbell
+    page above the ICM size): a line of its own, no fields."""
+    return (e.name == 'unconfirmed:' and not e.is_command and
+            e.raw.split(' ', 2)[2].startswith('MAP_ICM [0x20000, +0x1000) '
+                                              'beyond ICM size 0x20000'))
+
+
 def _reset(e):
     return e.name == 'RESET' and not e.fields
 
@@ -127,6 +135,8 @@ CONFORMANCE = (
      _event_mode_nop),
     ('command-completion EQE by INTx', 'EQE eq=0 type=0x0a irq=intx:0',
      _eqe_intx),
+    ('unconfirmed rule', 'unconfirmed: MAP_ICM [0x20000, +0x1000) beyond '
+     'ICM size 0x20000', _unconfirmed_map_icm),
 )
 
 

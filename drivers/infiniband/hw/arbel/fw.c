@@ -9,6 +9,8 @@
 #include <linux/err.h>
 #include <linux/log2.h>
 #include <linux/string.h>
+#include <asm/unaligned.h>
+#include <kunit/visibility.h>
 
 #include <arbel/prm.h>
 #include <arbel/status.h>
@@ -70,7 +72,8 @@ static struct arbel_mailbox *arbel_fw_query(struct arbel_cmd_transport *cmd,
 /**
  * arbel_fw_query_fw() - QUERY_FW
  * @cmd: transport
- * @fw: filled with the version, firmware-area size and command limit
+ * @fw: filled with the version, firmware-area size, command limit and
+ *	register addresses
  *
  * Context: process.
  * Return: 0 or a negative errno.
@@ -86,6 +89,11 @@ int arbel_fw_query_fw(struct arbel_cmd_transport *cmd, struct arbel_fw_info *fw)
 	fw->minor = mb_u16(out, ARBEL_QUERY_FW_MINOR);
 	fw->subminor = mb_u16(out, ARBEL_QUERY_FW_SUBMINOR);
 	fw->log_max_cmds = mb_u8(out, ARBEL_QUERY_FW_LOG_MAX_CMDS);
+	fw->clr_int_base = mb_u64(out, ARBEL_QUERY_FW_CLR_INT_BASE);
+	fw->catas_base = mb_u64(out, ARBEL_QUERY_FW_CATAS_BASE);
+	fw->catas_size = mb_u32(out, ARBEL_QUERY_FW_CATAS_SIZE);
+	fw->eq_arm_base = mb_u64(out, ARBEL_QUERY_FW_EQ_ARM_BASE);
+	fw->eq_set_ci_base = mb_u64(out, ARBEL_QUERY_FW_EQ_SET_CI_BASE);
 	arbel_mailbox_free(cmd, out);
 	return 0;
 }
@@ -203,6 +211,7 @@ int arbel_fw_query_dev_lim(struct arbel_cmd_transport *cmd,
 	lim->log_rsvd_srqs = HIGH4(ARBEL_DEV_LIM_RSVD_SRQ);
 	lim->log_max_srqs = FIELD_GET(ARBEL_DEV_LIM_LOG5_MASK,
 				      mb_u8(out, ARBEL_DEV_LIM_MAX_SRQ));
+	lim->log_rsvd_eecs = LOG4(ARBEL_DEV_LIM_RSVD_EEC);
 	lim->log_rsvd_cqs = LOG4(ARBEL_DEV_LIM_RSVD_CQ);
 	lim->log_max_cqs = FIELD_GET(ARBEL_DEV_LIM_LOG5_MASK,
 				     mb_u8(out, ARBEL_DEV_LIM_MAX_CQ));
@@ -218,7 +227,8 @@ int arbel_fw_query_dev_lim(struct arbel_cmd_transport *cmd,
 	lim->log_max_mtt_segs = FIELD_GET(ARBEL_DEV_LIM_LOG6_MASK,
 					  mb_u8(out, ARBEL_DEV_LIM_MAX_MTT_SEG));
 	lim->flags = mb_u32(out, ARBEL_DEV_LIM_FLAGS);
-	lim->log_rsvd_uars = HIGH4(ARBEL_DEV_LIM_RSVD_UAR);
+	lim->num_ports = LOG4(ARBEL_DEV_LIM_VL_PORT);
+	lim->num_rsvd_uars = HIGH4(ARBEL_DEV_LIM_RSVD_UAR);
 	log_uar = mb_u8(out, ARBEL_DEV_LIM_UAR_SIZE) +
 		  ARBEL_DEV_LIM_UAR_SIZE_SHIFT;
 	if (log_uar >= BITS_PER_LONG_LONG) {
@@ -229,11 +239,13 @@ int arbel_fw_query_dev_lim(struct arbel_cmd_transport *cmd,
 	}
 	lim->uar_size = 1ULL << log_uar;
 	lim->log_min_page_size = mb_u8(out, ARBEL_DEV_LIM_MIN_PAGE_SZ);
-	lim->log_rsvd_pds = HIGH4(ARBEL_DEV_LIM_RSVD_PD);
+	lim->num_rsvd_pds = HIGH4(ARBEL_DEV_LIM_RSVD_PD);
 	lim->log_max_pds = FIELD_GET(ARBEL_DEV_LIM_LOG6_MASK,
 				     mb_u8(out, ARBEL_DEV_LIM_MAX_PD));
 #undef LOG4
 #undef HIGH4
+	lim->eec_entry_sz = mb_u16(out, ARBEL_DEV_LIM_EEC_ENTRY_SZ);
+	lim->eeec_entry_sz = mb_u16(out, ARBEL_DEV_LIM_EEEC_ENTRY_SZ);
 	lim->qpc_entry_sz = mb_u16(out, ARBEL_DEV_LIM_QPC_ENTRY_SZ);
 	lim->eqpc_entry_sz = mb_u16(out, ARBEL_DEV_LIM_EQPC_ENTRY_SZ);
 	lim->eqc_entry_sz = mb_u16(out, ARBEL_DEV_LIM_EQC_ENTRY_SZ);
@@ -247,6 +259,36 @@ int arbel_fw_query_dev_lim(struct arbel_cmd_transport *cmd,
 	arbel_mailbox_free(cmd, out);
 	return 0;
 }
+
+/**
+ * arbel_vsd_board_id() - the board ID in QUERY_ADAPTER's VSD
+ * @vsd: the vendor-specific data (outbox + %ARBEL_QUERY_ADAPTER_VSD)
+ * @board_id: receives the NUL-terminated ID
+ * @len: size of @board_id, at least 1
+ *
+ * A Mellanox board keeps the ID at VSD + 0xd0, 16 bytes whose dwords the
+ * firmware byte-swaps; a Topspin board, marked by both VSD signatures,
+ * keeps a plain string at VSD + 0x20 (mthca's get_board_id()).
+ *
+ * Context: any.
+ */
+void arbel_vsd_board_id(const u8 *vsd, char *board_id, size_t len)
+{
+	char id[ARBEL_BOARD_ID_LEN + 1] = { };
+	int i;
+
+	if (get_unaligned_be16(vsd + ARBEL_VSD_SIG1) == ARBEL_VSD_SIG_TOPSPIN &&
+	    get_unaligned_be16(vsd + ARBEL_VSD_SIG2) == ARBEL_VSD_SIG_TOPSPIN) {
+		memcpy(id, vsd + ARBEL_VSD_TS_BOARD_ID, ARBEL_BOARD_ID_LEN);
+	} else {
+		for (i = 0; i < ARBEL_BOARD_ID_LEN; i += 4)
+			put_unaligned_le32(get_unaligned_be32(vsd +
+					   ARBEL_VSD_MLX_BOARD_ID + i),
+					   id + i);
+	}
+	strscpy(board_id, id, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(arbel_vsd_board_id);
 
 /**
  * arbel_fw_query_adapter() - QUERY_ADAPTER: the board ID
@@ -265,8 +307,7 @@ int arbel_fw_query_adapter(struct arbel_cmd_transport *cmd, char *board_id,
 	out = arbel_fw_query(cmd, ARBEL_CMD_QUERY_ADAPTER);
 	if (IS_ERR(out))
 		return PTR_ERR(out);
-	strscpy(board_id, out->buf + ARBEL_QUERY_ADAPTER_BOARD_ID,
-		min_t(size_t, len, ARBEL_BOARD_ID_LEN + 1));
+	arbel_vsd_board_id(out->buf + ARBEL_QUERY_ADAPTER_VSD, board_id, len);
 	arbel_mailbox_free(cmd, out);
 	return 0;
 }
@@ -335,7 +376,10 @@ int arbel_fw_init_hca(struct arbel_cmd_transport *cmd,
 	/* Bit 1 of flags2 (big-endian host) stays clear: little-endian. */
 	mb_put_u64(in, ARBEL_INIT_HCA_QPC_BASE, t[ARBEL_ICM_QPC].base);
 	mb_put_u8(in, ARBEL_INIT_HCA_LOG_QP, t[ARBEL_ICM_QPC].log_num);
+	mb_put_u64(in, ARBEL_INIT_HCA_EEC_BASE, t[ARBEL_ICM_EEC].base);
+	mb_put_u8(in, ARBEL_INIT_HCA_LOG_EEC, t[ARBEL_ICM_EEC].log_num);
 	mb_put_u64(in, ARBEL_INIT_HCA_EQPC_BASE, t[ARBEL_ICM_EQPC].base);
+	mb_put_u64(in, ARBEL_INIT_HCA_EEEC_BASE, t[ARBEL_ICM_EEEC].base);
 	mb_put_u64(in, ARBEL_INIT_HCA_RDB_BASE, t[ARBEL_ICM_RDB].base);
 	mb_put_u64(in, ARBEL_INIT_HCA_SRQC_BASE, t[ARBEL_ICM_SRQC].base);
 	mb_put_u8(in, ARBEL_INIT_HCA_LOG_SRQ, t[ARBEL_ICM_SRQC].log_num);
@@ -352,9 +396,13 @@ int arbel_fw_init_hca(struct arbel_cmd_transport *cmd,
 	mb_put_u64(in, ARBEL_INIT_HCA_MPT_BASE, t[ARBEL_ICM_MPT].base);
 	mb_put_u8(in, ARBEL_INIT_HCA_LOG_MPT_SZ, t[ARBEL_ICM_MPT].log_num);
 	mb_put_u64(in, ARBEL_INIT_HCA_MTT_BASE, t[ARBEL_ICM_MTT].base);
-	mb_put_u8(in, ARBEL_INIT_HCA_UAR_LOG_SZ,
+	mb_put_u8(in, ARBEL_INIT_HCA_UARC_LOG_SZ,
+		  ilog2(t[ARBEL_ICM_UARC].entry_size) - ARBEL_ICM_PAGE_SHIFT);
+	mb_put_u8(in, ARBEL_INIT_HCA_LOG_UARS, t[ARBEL_ICM_UARC].log_num);
+	mb_put_u8(in, ARBEL_INIT_HCA_UAR_PAGE_SZ,
 		  PAGE_SHIFT - ARBEL_ICM_PAGE_SHIFT);
 	mb_put_u64(in, ARBEL_INIT_HCA_UAR_SCR_BASE, t[ARBEL_ICM_UAR_SCR].base);
+	mb_put_u64(in, ARBEL_INIT_HCA_UARC_BASE, t[ARBEL_ICM_UARC].base);
 
 	err = arbel_cmd_box(cmd, in, NULL, 0, 0, ARBEL_CMD_INIT_HCA);
 	arbel_mailbox_free(cmd, in);

@@ -17,6 +17,14 @@
  * @subminor: firmware sub-minor version
  * @fw_pages: 4 KiB pages the firmware area needs
  * @log_max_cmds: log2 of the commands the firmware takes at once
+ * @clr_int_base: clear-interrupt register, bus address (BAR0 + offset)
+ * @catas_base: catastrophic-error buffer, bus address
+ * @catas_size: its size in dwords
+ * @eq_arm_base: EQ arm register, bus address
+ * @eq_set_ci_base: EQ set-CI registers, bus address
+ *
+ * The register addresses are valid on the HCA's side of the bus; the
+ * driver uses only their offsets in BAR0 (arbel_fw_bar0_offset()).
  */
 struct arbel_fw_info {
 	u16 major;
@@ -24,7 +32,27 @@ struct arbel_fw_info {
 	u16 subminor;
 	u16 fw_pages;
 	u8 log_max_cmds;
+	u64 clr_int_base;
+	u64 catas_base;
+	u32 catas_size;
+	u64 eq_arm_base;
+	u64 eq_set_ci_base;
 };
+
+/**
+ * arbel_fw_bar0_offset() - a QUERY_FW register address as a BAR0 offset
+ * @addr: the bus address QUERY_FW reported
+ * @bar0_len: BAR0's length, a power of two
+ *
+ * mthca does the same: the address the firmware sees need not be the
+ * host's, but the register lies inside BAR0 either way.
+ *
+ * Return: the offset of the register in BAR0.
+ */
+static inline u64 arbel_fw_bar0_offset(u64 addr, u64 bar0_len)
+{
+	return addr & (bar0_len - 1);
+}
 
 /**
  * struct arbel_map_chunk - a naturally aligned block of host memory
@@ -47,6 +75,7 @@ int arbel_fw_unmap_fa(struct arbel_cmd_transport *cmd);
 int arbel_fw_run_fw(struct arbel_cmd_transport *cmd);
 int arbel_fw_query_dev_lim(struct arbel_cmd_transport *cmd,
 			   struct arbel_dev_lim *lim);
+void arbel_vsd_board_id(const u8 *vsd, char *board_id, size_t len);
 int arbel_fw_query_adapter(struct arbel_cmd_transport *cmd, char *board_id,
 			   size_t len);
 int arbel_fw_set_icm_size(struct arbel_cmd_transport *cmd, u64 icm_size,

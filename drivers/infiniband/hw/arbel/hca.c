@@ -34,6 +34,7 @@ static const char * const arbel_table_names[ARBEL_ICM_NR_TABLES] = {
 	[ARBEL_ICM_RDB] = "RDB", [ARBEL_ICM_SRQC] = "SRQC",
 	[ARBEL_ICM_CQC] = "CQC", [ARBEL_ICM_EQC] = "EQC",
 	[ARBEL_ICM_MCG] = "MCG", [ARBEL_ICM_UAR_SCR] = "UAR_SCR",
+	[ARBEL_ICM_EEC] = "EEC", [ARBEL_ICM_EEEC] = "EEEC",
 };
 
 static u32 arbel_cfg_read_id(struct pci_dev *pdev)

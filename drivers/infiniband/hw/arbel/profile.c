@@ -5,8 +5,11 @@
  *
  * MPT and MTT are sized by the caller (module parameters); every other
  * table INIT_HCA wants gets the fewest objects that hold the firmware's
- * reserved ones plus one more power of two.  Every table is a power of two
- * of at least one page, aligned to its own size.
+ * reserved ones plus one more power of two (EE contexts: just the reserved
+ * ones, the driver has no RD).  The UAR contexts get one 4 KiB page per
+ * UAR of the UAR space.  Every table is a power of two of at least one
+ * page, aligned to its own size, none on top of another: INIT_HCA is told
+ * a base for each, EEC, EEEC and UARC included.
  *
  * The MTT table goes first, at ICM address 0: the PRM calls the MPT's MTT
  * address "relative to the MTT base" while mthca writes an absolute ICM
@@ -63,9 +66,9 @@ int arbel_icm_profile(const struct arbel_dev_lim *lim, u8 log_num_mpts,
 		      u8 log_num_mtts, u32 page_size,
 		      struct arbel_icm_layout *layout)
 {
-	struct arbel_icm_place *order[ARBEL_ICM_NR_TABLES];
+	struct arbel_icm_place *order[ARBEL_ICM_NR_PLACES];
 	struct arbel_icm_place *t = layout->t;
-	u8 log_qps, log_srqs, log_cqs, log_eqs;
+	u8 log_qps, log_srqs, log_cqs, log_eqs, log_uars;
 	u64 base = 0;
 	int i, n;
 
@@ -85,6 +88,7 @@ int arbel_icm_profile(const struct arbel_dev_lim *lim, u8 log_num_mpts,
 	log_cqs = min_t(u8, lim->log_rsvd_cqs + 1, lim->log_max_cqs);
 	log_eqs = min_t(u8, ARBEL_PROFILE_LOG_EQS, lim->log_max_eqs);
 	layout->num_uars = lim->uar_size / page_size;
+	log_uars = layout->num_uars ? ilog2(layout->num_uars) : 0;
 
 	arbel_place(&t[ARBEL_ICM_MPT], lim->mpt_entry_sz, log_num_mpts,
 		    lim->log_rsvd_mrws, page_size);
@@ -106,12 +110,17 @@ int arbel_icm_profile(const struct arbel_dev_lim *lim, u8 log_num_mpts,
 	arbel_place(&t[ARBEL_ICM_MCG], ARBEL_PROFILE_MGM_ENTRY_SZ,
 		    ARBEL_PROFILE_LOG_MGMS, ARBEL_PROFILE_LOG_MGMS, page_size);
 	arbel_place(&t[ARBEL_ICM_UAR_SCR],
-		    max_t(u16, lim->uar_scratch_entry_sz, 1),
-		    layout->num_uars ? ilog2(layout->num_uars) : 0,
-		    lim->log_rsvd_uars, page_size);
+		    max_t(u16, lim->uar_scratch_entry_sz, 1), log_uars,
+		    order_base_2(max_t(u8, lim->num_rsvd_uars, 1)), page_size);
+	arbel_place(&t[ARBEL_ICM_EEC], max_t(u16, lim->eec_entry_sz, 1),
+		    lim->log_rsvd_eecs, lim->log_rsvd_eecs, page_size);
+	arbel_place(&t[ARBEL_ICM_EEEC], max_t(u16, lim->eeec_entry_sz, 1),
+		    lim->log_rsvd_eecs, lim->log_rsvd_eecs, page_size);
+	arbel_place(&t[ARBEL_ICM_UARC], ARBEL_PROFILE_UARC_ENTRY_SZ, log_uars,
+		    0, page_size);
 
 	order[0] = &t[ARBEL_ICM_MTT];
-	for (i = 0, n = 1; i < ARBEL_ICM_NR_TABLES; i++)
+	for (i = 0, n = 1; i < ARBEL_ICM_NR_PLACES; i++)
 		if (i != ARBEL_ICM_MTT)
 			order[n++] = &t[i];
 	sort(order + 1, n - 1, sizeof(order[0]), arbel_place_cmp, NULL);

@@ -374,11 +374,11 @@ int arbel_register_ibdev(struct arbel_dev *adev)
 	if (err)
 		return err;
 
-	adev->rsvd_pd = 1U << adev->lim.log_rsvd_pds;
+	adev->rsvd_pd = adev->lim.num_rsvd_pds;
 	/* The MPT's pd field has 24 bits. */
 	adev->max_pd = 1U << min_t(u8, adev->lim.log_max_pds,
 				   ilog2(ARBEL_PD_LIMIT));
-	adev->rsvd_uar = max(1U, 1U << adev->lim.log_rsvd_uars);
+	adev->rsvd_uar = max_t(u32, 1, adev->lim.num_rsvd_uars);
 	ida_init(&adev->pd_ida);
 	ida_init(&adev->uar_ida);
 

@@ -86,16 +86,22 @@ static bool arbel_pair_pa(const uint8_t *pair, uint64_t *pa, uint64_t *size)
     return !(*pa & (*size - 1));
 }
 
+/* the inbox of a MAP_* command: in_mod (1 .. ARBEL_MAX_PAIRS) 16-byte pairs */
+static uint8_t arbel_pairs_read(ArbelState *s, ArbelCmd *cmd)
+{
+    if (cmd->in_mod == 0 || cmd->in_mod > ARBEL_MAX_PAIRS) {
+        return ST_BAD_PARAM;
+    }
+    return arbel_inbox_read(s, cmd, cmd->in_mod * 16);
+}
+
 static uint8_t arbel_map_chunks(ArbelState *s, ArbelCmd *cmd, GArray *arr,
                                 uint64_t *pages)
 {
     uint32_t n = cmd->in_mod, i;
     uint8_t st;
 
-    if (n == 0 || n > ARBEL_MAX_PAIRS) {
-        return ST_BAD_PARAM;
-    }
-    st = arbel_inbox_read(s, cmd, n * 16);
+    st = arbel_pairs_read(s, cmd);
     if (st) {
         return st;
     }
@@ -185,10 +191,7 @@ uint8_t arbel_cmd_map_icm(ArbelState *s, ArbelCmd *cmd)
     if (!s->icm_size) {
         return ST_BAD_SYS_STATE;    /* SET_ICM_SIZE first */
     }
-    if (n == 0 || n > ARBEL_MAX_PAIRS) {
-        return ST_BAD_PARAM;
-    }
-    st = arbel_inbox_read(s, cmd, n * 16);
+    st = arbel_pairs_read(s, cmd);
     if (st) {
         return st;
     }

@@ -223,19 +223,17 @@ static void arbel_bar0_write(void *opaque, hwaddr addr, uint64_t val,
                   HWADDR_PRIx "\n", (uint32_t)val, addr);
 }
 
-static const MemoryRegionOps arbel_bar0_ops = {
-    .read = arbel_bar0_read,
-    .write = arbel_bar0_write,
-    .endianness = DEVICE_BIG_ENDIAN,
-    .valid = {
-        .min_access_size = 1,
-        .max_access_size = 8,
-    },
-    .impl = {
-        .min_access_size = 1,
-        .max_access_size = 8,
-    },
-};
+/* BAR0 and BAR2: big-endian registers, any access of 1 to 8 bytes */
+#define ARBEL_MMIO_OPS(rd, wr) {                                     \
+    .read = (rd),                                                   \
+    .write = (wr),                                                  \
+    .endianness = DEVICE_BIG_ENDIAN,                                \
+    .valid = { .min_access_size = 1, .max_access_size = 8 },        \
+    .impl = { .min_access_size = 1, .max_access_size = 8 },         \
+}
+
+static const MemoryRegionOps arbel_bar0_ops =
+    ARBEL_MMIO_OPS(arbel_bar0_read, arbel_bar0_write);
 
 /* ------------------------------------------------------------------ */
 /* BAR2: UAR pages                                                      */
@@ -257,19 +255,8 @@ static void arbel_bar2_write(void *opaque, hwaddr addr, uint64_t val,
     /* Doorbells: no QPs, CQs or EQs exist, nothing to ring. */
 }
 
-static const MemoryRegionOps arbel_bar2_ops = {
-    .read = arbel_bar2_read,
-    .write = arbel_bar2_write,
-    .endianness = DEVICE_BIG_ENDIAN,
-    .valid = {
-        .min_access_size = 1,
-        .max_access_size = 8,
-    },
-    .impl = {
-        .min_access_size = 1,
-        .max_access_size = 8,
-    },
-};
+static const MemoryRegionOps arbel_bar2_ops =
+    ARBEL_MMIO_OPS(arbel_bar2_read, arbel_bar2_write);
 
 /* ------------------------------------------------------------------ */
 /* QOM                                                                  */

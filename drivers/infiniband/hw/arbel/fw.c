@@ -9,11 +9,11 @@
 #include <linux/err.h>
 #include <linux/log2.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
 #include <kunit/visibility.h>
 
 #include <arbel/prm.h>
 #include <arbel/status.h>
+#include "compat.h"
 #include "fw.h"
 
 static u8 mb_u8(const struct arbel_mailbox *mb, unsigned int off)

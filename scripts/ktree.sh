@@ -4,7 +4,8 @@
 # sources hooked into it, extracting and hooking as needed.
 #
 # The tree is cached in $ARBEL_CACHE keyed by the linux-source package
-# version.  The hook is idempotent and re-points the links at this clone:
+# version.  The hook is idempotent and re-points the links at this clone
+# (dropping another clone's objects from the KUnit build directories):
 #   drivers/infiniband/hw/arbel        -> <clone>/drivers/infiniband/hw/arbel
 #   drivers/infiniband/hw/arbel_kunit  -> <clone>/kunit
 #   include/arbel                      -> <clone>/include/arbel
@@ -28,6 +29,18 @@ if [ ! -f "$tree/.arbel-extracted" ]; then
 	touch "$tree/.arbel-extracted"
 fi
 
+# Links that pointed at another clone (or worktree) leave that clone's
+# objects in the KUnit build directories, possibly newer than this clone's
+# sources, so make would not rebuild them: drop them.
+if [ "$(readlink "$tree/drivers/infiniband/hw/arbel" || true)" != \
+	"$top/drivers/infiniband/hw/arbel" ]; then
+	for b in "$ARBEL_CACHE"/kunit-*-linux-source-"$ver"; do
+		[ -d "$b" ] || continue
+		echo "ktree: dropping another clone's objects from $b" >&2
+		rm -rf "$b/drivers/infiniband/hw/arbel" \
+			"$b/drivers/infiniband/hw/arbel_kunit"
+	done
+fi
 ln -sfn "$top/drivers/infiniband/hw/arbel" "$tree/drivers/infiniband/hw/arbel"
 ln -sfn "$top/kunit" "$tree/drivers/infiniband/hw/arbel_kunit"
 ln -sfn "$top/include/arbel" "$tree/include/arbel"

@@ -81,10 +81,73 @@ static void keys_test_tag_in_high_bits(struct kunit *test)
 	arbel_keys_destroy(&keys);
 }
 
+/*
+ * Finding 5 of issue #11: the entry that will hold a slot's next tag exists
+ * from the moment the slot is handed out, so arbel_key_free() only
+ * overwrites it (no allocation, nothing that can fail).  Before, the first
+ * free of a slot allocated the entry and ignored a failure: the next key
+ * of that slot could equal the old one.
+ */
+static void keys_test_tag_stored_at_alloc(struct kunit *test)
+{
+	struct arbel_keys keys;
+	void *entry;
+	u32 a, b;
+
+	arbel_keys_init(&keys, 16, 4);
+	KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &a), 0);	/* slot 4 */
+	entry = xa_load(&keys.tags, 4);
+	KUNIT_ASSERT_TRUE(test, xa_is_value(entry));
+	KUNIT_EXPECT_EQ(test, xa_to_value(entry), 0ul);
+	KUNIT_EXPECT_NULL(test, xa_load(&keys.tags, 5));	/* never used */
+
+	/* free needs no memory now: it only overwrites the entry */
+	arbel_key_free(&keys, a);
+	entry = xa_load(&keys.tags, 4);
+	KUNIT_ASSERT_TRUE(test, xa_is_value(entry));
+	KUNIT_EXPECT_EQ(test, xa_to_value(entry), 16ul);
+	KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &b), 0);
+	KUNIT_EXPECT_EQ(test, b, 0x00001400u);		/* hw 0x14 */
+	arbel_key_free(&keys, b);
+	arbel_keys_destroy(&keys);
+}
+
+/*
+ * Finding 7 of issue #11: max_pd - rsvd_pd must not wrap.  Numbers by
+ * hand: 2^17 PDs with 1 reserved hand out [1, 0x20000); the MPT's pd
+ * field has 24 bits, so 2^30 is capped at 0x1000000.
+ */
+static void pd_test_range(struct kunit *test)
+{
+	u32 first = 7, end = 7;
+
+	KUNIT_EXPECT_EQ(test, arbel_pd_range(17, 1, &first, &end), 0);
+	KUNIT_EXPECT_EQ(test, first, 1u);
+	KUNIT_EXPECT_EQ(test, end, 0x20000u);
+	KUNIT_EXPECT_EQ(test, arbel_pd_range(30, 16, &first, &end), 0);
+	KUNIT_EXPECT_EQ(test, first, 0x10u);
+	KUNIT_EXPECT_EQ(test, end, 0x1000000u);
+
+	/* every number reserved, more than all */
+	first = 7;
+	end = 7;
+	KUNIT_EXPECT_EQ(test, arbel_pd_range(4, 16, &first, &end), -EINVAL);
+	KUNIT_EXPECT_EQ(test, arbel_pd_range(4, 17, &first, &end), -EINVAL);
+	KUNIT_EXPECT_EQ(test, arbel_pd_range(0, 1, &first, &end), -EINVAL);
+	KUNIT_EXPECT_EQ(test, arbel_pd_range(30, 0x1000000, &first, &end),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, arbel_pd_range(255, 0xffffffff, &first, &end),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, first, 7u);	/* untouched on error */
+	KUNIT_EXPECT_EQ(test, end, 7u);
+}
+
 static struct kunit_case keys_cases[] = {
 	KUNIT_CASE(keys_test_first_and_exhaustion),
 	KUNIT_CASE(keys_test_tag_rotation),
 	KUNIT_CASE(keys_test_tag_in_high_bits),
+	KUNIT_CASE(keys_test_tag_stored_at_alloc),
+	KUNIT_CASE(pd_test_range),
 	{}
 };
 

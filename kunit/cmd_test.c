@@ -11,6 +11,7 @@
 
 #include <arbel/hcr.h>
 #include <arbel/status.h>
+#include "cmd.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -65,8 +66,29 @@ static void hcr_test_pack(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, words[i], c->words[i], "dword %d", i);
 }
 
+/*
+ * Finding 7 of issue #11: cmd_timeout_ms=0 made every command wait
+ * forever.  arbel_cmd_init() refuses 0 and anything above 10 minutes
+ * before it touches @cmd (the transport stays zeroed).
+ */
+static void hcr_test_timeout_range(struct kunit *test)
+{
+	struct arbel_cmd_transport *cmd;
+
+	cmd = kunit_kzalloc(test, sizeof(*cmd), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cmd);
+	KUNIT_EXPECT_EQ(test, arbel_cmd_init(cmd, NULL, NULL, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, arbel_cmd_init(cmd, NULL, NULL, 600001),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, arbel_cmd_init(cmd, NULL, NULL, UINT_MAX),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, cmd->timeout_ms, 0u);
+	KUNIT_EXPECT_NULL(test, cmd->pool);
+}
+
 static struct kunit_case hcr_kcases[] = {
 	KUNIT_CASE_PARAM(hcr_test_pack, hcr_gen_params),
+	KUNIT_CASE(hcr_test_timeout_range),
 	{}
 };
 

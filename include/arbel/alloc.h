@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Allocators for memory registration: MPT keys with tag rotation and MTT
- * entry ranges.  Pure code (no firmware, no ICM): UML-testable.
+ * Allocators for memory registration: MPT keys with tag rotation, MTT
+ * entry ranges and the range of PD numbers.  Pure code (no firmware, no ICM): UML-testable.
  */
 #ifndef _ARBEL_ALLOC_H
 #define _ARBEL_ALLOC_H
@@ -49,5 +49,7 @@ void arbel_mtt_pool_destroy(struct arbel_mtt_pool *mtt);
 int arbel_mtt_alloc(struct arbel_mtt_pool *mtt, u32 n, u32 *first);
 void arbel_mtt_free(struct arbel_mtt_pool *mtt, u32 first, u32 n);
 size_t arbel_mtt_avail(struct arbel_mtt_pool *mtt);
+
+int arbel_pd_range(u8 log_max_pds, u32 num_rsvd_pds, u32 *first, u32 *end);
 
 #endif /* _ARBEL_ALLOC_H */

@@ -224,6 +224,7 @@ class Guest:
     def basic(self):
         t, stub, klog, bdf = self.t, self.stub, self.klog, self.bdf
         self.check_unmapped('setup: stub idle before the first load')
+        self.bad_params()
 
         stub.mark(cases.MARK_LOAD)
         klog.mark()
@@ -259,6 +260,22 @@ class Guest:
                 lambda: oneline(' '.join(x for x in klog.new()
                                          if re.search('error|fail', x, re.I))))
         self.cycles()
+
+    def bad_params(self):
+        """insmod refuses a cmd_timeout_ms out of 1..600000 (0 would wait
+        forever) with a message naming it; nothing is touched."""
+        t, klog = self.t, self.klog
+        for val in ('0', '600001'):
+            name = f'params: insmod cmd_timeout_ms={val} refused'
+            klog.mark()
+            rc, err, _ = self.insmod(f'cmd_timeout_ms={val}')
+            t.check(rc != 0 and not self.loaded() and
+                    klog.has(f'cmd_timeout_ms={val} refused'), name,
+                    lambda: f'insmod status {rc} ({err}); loaded '
+                            f'{self.loaded()}; kernel: {klog.tail(3)}')
+            if self.loaded():
+                self.rmmod()
+        self.check_unmapped('params: nothing mapped after the refusals')
 
     def debugfs(self):
         """The per-command counters of the first load."""

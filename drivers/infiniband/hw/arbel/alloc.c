@@ -7,7 +7,8 @@
  * them.  Each time a slot is freed its tag advances by num_mpts (wrapping
  * at 2^32), so the next key for that slot differs from every key it had
  * in the last 2^32 / num_mpts uses: a stale lkey or rkey held by anyone
- * no longer matches the MPT and the HCA refuses it.
+ * no longer matches the MPT and the HCA refuses it.  The tag's storage is
+ * allocated when the slot is first taken, never on free.
  *
  * MTT: the MTT table is handed out in segments of ARBEL_MTT_SEG_ENTRIES (8 entries, 64 bytes, a
  * cache line) by the kernel's genalloc, first fit.  The firmware-reserved
@@ -17,6 +18,7 @@
 #include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/log2.h>
+#include <linux/minmax.h>
 #include <kunit/visibility.h>
 
 #include <arbel/alloc.h>
@@ -59,19 +61,39 @@ EXPORT_SYMBOL_IF_KUNIT(arbel_keys_destroy);
  * @keys: the allocator
  * @key: receives the key (lkey/rkey form)
  *
+ * The first use of a slot also creates the entry that keeps its tag.
+ *
  * Context: process (may sleep for memory).
- * Return: 0, or -ENOMEM when every slot is taken.
+ * Return: 0, or -ENOMEM when every slot is taken or the tag entry cannot
+ * be allocated (then nothing is taken).
  */
 int arbel_key_alloc(struct arbel_keys *keys, u32 *key)
 {
 	int slot;
 
+	void *tag;
+	int err;
+
 	slot = ida_alloc_range(&keys->slots, keys->reserved,
 			       keys->num_mpts - 1, GFP_KERNEL);
 	if (slot < 0)
 		return slot == -ENOSPC ? -ENOMEM : slot;
-	*key = arbel_hw_to_key(slot |
-			       xa_to_value(xa_load(&keys->tags, slot)));
+
+	/*
+	 * The entry that arbel_key_free() will overwrite with the next tag
+	 * is created here, where a failure can still be reported: freeing
+	 * then needs no memory and cannot lose the tag.
+	 */
+	tag = xa_load(&keys->tags, slot);
+	if (!tag) {
+		tag = xa_mk_value(0);
+		err = xa_err(xa_store(&keys->tags, slot, tag, GFP_KERNEL));
+		if (err) {
+			ida_free(&keys->slots, slot);
+			return err;
+		}
+	}
+	*key = arbel_hw_to_key(slot | xa_to_value(tag));
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_key_alloc);
@@ -89,11 +111,11 @@ void arbel_key_free(struct arbel_keys *keys, u32 key)
 	u32 tag = arbel_key_tag(key, keys->num_mpts) + keys->num_mpts;
 
 	/*
-	 * Storing a value entry needs no memory once the slot has an entry;
-	 * if it fails for the first one, the tag restarts from 0 and the
-	 * slot is still freed.
+	 * arbel_key_alloc() created the entry: replacing it allocates
+	 * nothing (gfp 0), so the store cannot fail for want of memory.
 	 */
-	xa_store(&keys->tags, slot, xa_mk_value(tag), GFP_KERNEL);
+	WARN_ON_ONCE(xa_is_err(xa_store(&keys->tags, slot, xa_mk_value(tag),
+					0)));
 	ida_free(&keys->slots, slot);
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_key_free);
@@ -192,3 +214,27 @@ size_t arbel_mtt_avail(struct arbel_mtt_pool *mtt)
 	return gen_pool_avail(mtt->pool);
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_mtt_avail);
+
+/**
+ * arbel_pd_range() - the PD numbers a driver may hand out
+ * @log_max_pds: log2 of the PD numbers in all (QUERY_DEV_LIM)
+ * @num_rsvd_pds: how many PD numbers the firmware keeps (QUERY_DEV_LIM's
+ *	reserved-PD nibble, a count: Documentation/arbel-hw.rst)
+ * @first: receives the first free number (@num_rsvd_pds)
+ * @end: receives one past the last, capped at the MPT's 24-bit pd field
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL if the firmware keeps every number (or more),
+ * which would make max_pd - rsvd_pd wrap.
+ */
+int arbel_pd_range(u8 log_max_pds, u32 num_rsvd_pds, u32 *first, u32 *end)
+{
+	u8 log_end = min_t(u8, log_max_pds, ilog2(ARBEL_PD_LIMIT));
+
+	if (num_rsvd_pds >= 1U << log_end)
+		return -EINVAL;
+	*first = num_rsvd_pds;
+	*end = 1U << log_end;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(arbel_pd_range);

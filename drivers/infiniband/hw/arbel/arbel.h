@@ -33,7 +33,10 @@
  * @icm: the context tables, indexed by enum arbel_icm_table_id
  * @board_id: from QUERY_ADAPTER
  * @debugfs: arbel/<pci-bdf>/
- * @stopped: reset after a command timed out; the firmware holds nothing
+ * @stopped: reset after a command timed out or arbel_dev_fail(); the
+ *	     firmware holds nothing
+ * @fail_lock: serialises arbel_dev_fail()
+ * @registered: the ib_device is registered (events may be dispatched)
  * @keys: MPT slots and key tags
  * @mtt: free MTT entries
  * @pd_ida: PD numbers in [@rsvd_pd, @max_pd)
@@ -58,6 +61,8 @@ struct arbel_dev {
 	char board_id[ARBEL_BOARD_ID_LEN + 1];
 	struct dentry *debugfs;
 	bool stopped;
+	struct mutex fail_lock;	/* arbel_dev_fail() */
+	bool registered;
 	struct arbel_keys keys;
 	struct arbel_mtt_pool mtt;
 	struct ida pd_ida;
@@ -72,5 +77,6 @@ struct arbel_dev {
 int arbel_hca_reset(struct arbel_dev *adev);
 int arbel_hca_init(struct arbel_dev *adev, u8 log_num_mpts, u8 log_num_mtts);
 void arbel_hca_cleanup(struct arbel_dev *adev);
+void arbel_dev_fail(struct arbel_dev *adev, const char *why);
 
 #endif /* _ARBEL_H */

@@ -15,6 +15,7 @@
 #include <linux/io.h>
 #include <linux/iopoll.h>
 #include <linux/ktime.h>
+#include <kunit/visibility.h>
 
 #include <arbel/hcr.h>
 #include <arbel/prm.h>
@@ -54,14 +55,18 @@ static struct arbel_cmd_stats *arbel_cmd_stats(struct arbel_cmd_transport *cmd,
  * @cmd: zeroed transport state
  * @dev: the PCI function's device
  * @hcr: the mapped HCR
- * @timeout_ms: how long one command may take
+ * @timeout_ms: how long one command may take, 1 to
+ *	%ARBEL_CMD_TIMEOUT_MAX_MS
  *
  * Context: process.
- * Return: 0 or -ENOMEM.
+ * Return: 0; -EINVAL for a @timeout_ms out of range (0 would wait
+ * forever), with nothing set up; or -ENOMEM.
  */
 int arbel_cmd_init(struct arbel_cmd_transport *cmd, struct device *dev,
 		   void __iomem *hcr, unsigned int timeout_ms)
 {
+	if (!timeout_ms || timeout_ms > ARBEL_CMD_TIMEOUT_MAX_MS)
+		return -EINVAL;
 	cmd->dev = dev;
 	cmd->hcr = hcr;
 	cmd->timeout_ms = timeout_ms;
@@ -74,6 +79,7 @@ int arbel_cmd_init(struct arbel_cmd_transport *cmd, struct device *dev,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_cmd_init);
 
 /**
  * arbel_cmd_cleanup() - undo arbel_cmd_init() and arbel_cmd_debugfs_init()
@@ -360,6 +366,28 @@ bool arbel_cmd_failed(struct arbel_cmd_transport *cmd)
 	failed = cmd->failed;
 	mutex_unlock(&cmd->lock);
 	return failed;
+}
+
+/**
+ * arbel_cmd_mark_failed() - fail the device: no command is posted any more
+ * @cmd: transport state
+ *
+ * For a caller that gives up on the HCA (a refused teardown command) and
+ * is about to reset it.  Waits for a command in flight, so that once this
+ * returns nothing touches the HCR.
+ *
+ * Context: process; sleeps.
+ * Return: true if the device was already marked failed.
+ */
+bool arbel_cmd_mark_failed(struct arbel_cmd_transport *cmd)
+{
+	bool was;
+
+	mutex_lock(&cmd->lock);
+	was = cmd->failed;
+	cmd->failed = true;
+	mutex_unlock(&cmd->lock);
+	return was;
 }
 
 /**

@@ -39,6 +39,12 @@ struct arbel_cmd_stats {
 	int last_failed_errno;
 };
 
+/*
+ * The longest cmd_timeout_ms accepted: 10 minutes (the default is one);
+ * 0 is refused, it would make a lost command wait forever.
+ */
+#define ARBEL_CMD_TIMEOUT_MAX_MS	600000
+
 /* Opcodes with statistics; see arbel_cmd_tracked[] in cmd.c. */
 #define ARBEL_CMD_NR_TRACKED	22
 
@@ -80,6 +86,7 @@ void arbel_mailbox_free(struct arbel_cmd_transport *cmd,
 int arbel_cmd_exec(struct arbel_cmd_transport *cmd, u64 in_param,
 		   u64 *out_param, u32 in_mod, u8 op_mod, u16 opcode);
 bool arbel_cmd_failed(struct arbel_cmd_transport *cmd);
+bool arbel_cmd_mark_failed(struct arbel_cmd_transport *cmd);
 u8 arbel_cmd_last_status(struct arbel_cmd_transport *cmd, u16 opcode);
 int arbel_cmd_box(struct arbel_cmd_transport *cmd, struct arbel_mailbox *in,
 		  struct arbel_mailbox *out, u32 in_mod, u8 op_mod, u16 opcode);

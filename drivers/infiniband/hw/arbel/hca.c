@@ -250,6 +250,12 @@ static int arbel_init_icm(struct arbel_dev *adev, u8 log_num_mpts,
 		arbel_fail(adev, ARBEL_CMD_SET_ICM_SIZE, err);
 		return err;
 	}
+	/* aux ICM is the firmware's bookkeeping of the ICM: never larger */
+	if (aux_pages > adev->layout.total / ARBEL_ICM_PAGE_SIZE) {
+		dev_err(dev, "SET_ICM_SIZE asks for %llu aux pages for %llu bytes of ICM\n",
+			aux_pages, adev->layout.total);
+		return -EINVAL;
+	}
 	err = arbel_icm_area_map(&adev->cmd, dev, &adev->aux, aux_pages,
 				 ARBEL_CMD_MAP_ICM_AUX);
 	if (err) {

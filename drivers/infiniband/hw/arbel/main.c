@@ -13,10 +13,29 @@
 #include "arbel.h"
 #include "verbs.h"
 
+/* 0 would make a lost command wait forever: refused at insmod. */
+static int arbel_set_cmd_timeout(const char *val,
+				 const struct kernel_param *kp)
+{
+	int err;
+
+	err = param_set_uint_minmax(val, kp, 1, ARBEL_CMD_TIMEOUT_MAX_MS);
+	if (err)
+		pr_err(ARBEL_DRV_NAME ": cmd_timeout_ms=%s refused: 1 to %u ms\n",
+		       val, ARBEL_CMD_TIMEOUT_MAX_MS);
+	return err;
+}
+
+static const struct kernel_param_ops arbel_cmd_timeout_ops = {
+	.set = arbel_set_cmd_timeout,
+	.get = param_get_uint,
+};
+
 static unsigned int cmd_timeout_ms = ARBEL_CMD_TIMEOUT_MS;
-module_param(cmd_timeout_ms, uint, 0444);
+module_param_cb(cmd_timeout_ms, &arbel_cmd_timeout_ops, &cmd_timeout_ms,
+		0444);
 MODULE_PARM_DESC(cmd_timeout_ms,
-		 "How long one firmware command may take, in ms (default 60000)");
+		 "How long one firmware command may take, in ms (default 60000, 1 to 600000)");
 
 static unsigned char log_num_mpt = 17;
 module_param(log_num_mpt, byte, 0444);
@@ -58,6 +77,7 @@ static int arbel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (!adev)
 		return -ENOMEM;
 	adev->pdev = pdev;
+	mutex_init(&adev->fail_lock);
 
 	err = pci_enable_device(pdev);
 	if (err) {
@@ -75,23 +95,28 @@ static int arbel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		goto err_disable;
 	}
 
-	pci_set_master(pdev);
 	err = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
 	if (err) {
 		dev_err(&pdev->dev, "no usable 64-bit DMA: %d\n", err);
-		goto err_clear_master;
+		goto err_release;
 	}
 
 	adev->dcs = pci_iomap(pdev, ARBEL_DCS_BAR, ARBEL_DCS_SIZE);
 	if (!adev->dcs) {
 		dev_err(&pdev->dev, "cannot map BAR%d\n", ARBEL_DCS_BAR);
 		err = -ENOMEM;
-		goto err_clear_master;
+		goto err_release;
 	}
 
+	/*
+	 * Bus mastering only once the reset has stopped whatever a boot ROM
+	 * or an earlier kernel left running: before, the HCA could DMA into
+	 * memory that is no longer its own.
+	 */
 	err = arbel_hca_reset(adev);
 	if (err)
 		goto err_unmap;
+	pci_set_master(pdev);
 
 	err = arbel_cmd_init(&adev->cmd, &pdev->dev,
 			     adev->dcs + ARBEL_HCR_OFFSET, cmd_timeout_ms);
@@ -110,6 +135,7 @@ static int arbel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	err = arbel_register_ibdev(adev);
 	if (err)
 		goto err_mr;
+	adev->registered = true;
 	return 0;
 
 err_mr:
@@ -120,9 +146,9 @@ err_cmd:
 	arbel_cmd_cleanup(&adev->cmd);
 	debugfs_remove_recursive(adev->debugfs);
 err_unmap:
-	pci_iounmap(pdev, adev->dcs);
-err_clear_master:
 	pci_clear_master(pdev);
+	pci_iounmap(pdev, adev->dcs);
+err_release:
 	pci_release_regions(pdev);
 err_disable:
 	pci_disable_device(pdev);
@@ -136,6 +162,7 @@ static void arbel_remove(struct pci_dev *pdev)
 	struct arbel_dev *adev = pci_get_drvdata(pdev);
 
 	arbel_unregister_ibdev(adev);
+	adev->registered = false;
 	arbel_mr_cleanup_table(adev);
 	arbel_hca_cleanup(adev);
 	arbel_cmd_cleanup(&adev->cmd);
@@ -145,6 +172,57 @@ static void arbel_remove(struct pci_dev *pdev)
 	pci_release_regions(pdev);
 	pci_disable_device(pdev);
 	ib_dealloc_device(&adev->ibdev);
+}
+
+/*
+ * Reboot or kexec: stop the HCA's DMA before the next kernel owns the
+ * memory.  Nothing is freed (the system is going down); the device is
+ * marked failed first, so that no command reaches the reset HCA.
+ */
+static void arbel_shutdown(struct pci_dev *pdev)
+{
+	struct arbel_dev *adev = pci_get_drvdata(pdev);
+
+	if (!adev)
+		return;
+	arbel_dev_fail(adev, "shutdown");
+	pci_clear_master(pdev);
+}
+
+/**
+ * arbel_dev_fail() - give up on the HCA: no more commands, then reset it
+ * @adev: the HCA
+ * @why: for the log
+ *
+ * Policy for a teardown command the firmware refuses (e.g. HW2SW_MPT)
+ * and for shutdown: the HCA may still use what the command should have
+ * taken back, so it is reset -- after which it owns no host memory and
+ * the caller may free.  The device is then dead: every later command fails
+ * with -EIO and the RDMA core is told (IB_EVENT_DEVICE_FATAL); removal and
+ * a new probe bring it back.  Idempotent; safe against itself.
+ *
+ * Context: process; sleeps (the reset takes about a second).
+ */
+void arbel_dev_fail(struct arbel_dev *adev, const char *why)
+{
+	struct ib_event ev = {
+		.device = &adev->ibdev,
+		.event = IB_EVENT_DEVICE_FATAL,
+	};
+	bool reset = false;
+
+	arbel_cmd_mark_failed(&adev->cmd);
+	mutex_lock(&adev->fail_lock);
+	if (!adev->stopped) {
+		dev_err(&adev->pdev->dev,
+			"%s: device marked failed, resetting the HCA\n", why);
+		adev->stopped = true;
+		arbel_hca_reset(adev);
+		reset = true;
+	}
+	mutex_unlock(&adev->fail_lock);
+	if (reset && adev->registered)
+		ib_dispatch_event(&ev);
 }
 
 static const struct pci_device_id arbel_pci_table[] = {
@@ -158,6 +236,7 @@ static struct pci_driver arbel_driver = {
 	.id_table = arbel_pci_table,
 	.probe = arbel_probe,
 	.remove = arbel_remove,
+	.shutdown = arbel_shutdown,
 };
 
 static int __init arbel_init(void)

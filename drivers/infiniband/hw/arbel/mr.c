@@ -200,23 +200,29 @@ err_key:
  * @adev: the HCA
  * @mr: a registered region
  *
- * If the firmware refuses HW2SW_MPT (e.g. windows are still bound) the
- * region stays registered and intact.  Once the device has failed, the
- * HCA holds nothing any more and everything is freed.
+ * If HW2SW_MPT fails -- refused by the firmware, timed out, or the device
+ * has already failed -- the HCA may still use the entry, its MTT and the
+ * pages behind them.  Keeping the region would leak it for good (the RDMA
+ * core drops a region whose dereg fails at process exit or removal);
+ * freeing it as is would hand the HCA's memory back to the kernel.  So
+ * the device is failed and reset first (arbel_dev_fail()), after which the
+ * HCA owns nothing and everything is freed.  See "Failure policy" in
+ * Documentation/arbel.rst.
  *
  * Context: process; sleeps.
- * Return: 0, or the firmware's errno with nothing freed.
+ * Return: 0; the region is always gone.
  */
 int arbel_mr_unregister(struct arbel_dev *adev, struct arbel_mr_hw *mr)
 {
 	int err;
 
 	err = arbel_fw_hw2sw_mpt(&adev->cmd, mr->slot, NULL);
-	if (err && !arbel_cmd_failed(&adev->cmd)) {
-		dev_warn(&adev->pdev->dev,
-			 "HW2SW_MPT of key 0x%08x failed: %d; region kept\n",
-			 mr->key, err);
-		return err;
+	if (err) {
+		if (!arbel_cmd_failed(&adev->cmd))
+			dev_warn(&adev->pdev->dev,
+				 "HW2SW_MPT of key 0x%08x failed: %d\n",
+				 mr->key, err);
+		arbel_dev_fail(adev, "HW2SW_MPT failed");
 	}
 
 	if (mr->mtt_n)

@@ -148,6 +148,19 @@ static void arbel_dealloc_ucontext(struct ib_ucontext *ibctx)
 	ida_free(&to_adev(ibctx->device)->uar_ida, to_actx(ibctx)->uar);
 }
 
+/*
+ * Removal with the context still open (unbind, hot-unplug, rmmod): by the
+ * time this runs the core has destroyed the context's objects (regions
+ * through arbel_dereg_mr(), which never leaves one behind) and zapped its
+ * UAR mapping (made with rdma_user_mmap_io()); the HCA keeps nothing else
+ * per context.  Having this op is what lets removal go on without waiting
+ * for the process to close its file; the process's next verb fails with
+ * EIO.  The UAR number is freed by arbel_dealloc_ucontext() as usual.
+ */
+static void arbel_disassociate_ucontext(struct ib_ucontext *ibctx)
+{
+}
+
 /* Offset 0 maps the context's UAR page, as libmthca expects. */
 static int arbel_mmap(struct ib_ucontext *ibctx, struct vm_area_struct *vma)
 {
@@ -252,6 +265,14 @@ static struct ib_mr *arbel_reg_user_mr(struct ib_pd *ibpd, u64 start,
 	if (IS_ERR(umem))
 		return ERR_CAST(umem);
 
+	/*
+	 * Zero-based: the HCA's address 0 is byte 0 of the first MTT page
+	 * (the MPT has no first-byte offset), so the page size must be one
+	 * at which the buffer starts on a page boundary -- the choice for
+	 * iova 0.  A buffer not aligned even to PAGE_SIZE has none: refused.
+	 */
+	if (access & IB_ZERO_BASED)
+		iova = 0;
 	page_shift = arbel_mr_page_shift(umem, iova);
 	if (!page_shift) {
 		err = -EINVAL;
@@ -329,6 +350,7 @@ static const struct ib_device_ops arbel_dev_ops = {
 	.dealloc_pd = arbel_dealloc_pd,
 	.dealloc_ucontext = arbel_dealloc_ucontext,
 	.dereg_mr = arbel_dereg_mr,
+	.disassociate_ucontext = arbel_disassociate_ucontext,
 	.fill_res_mr_entry = arbel_fill_res_mr_entry,
 	.fill_res_mr_entry_raw = arbel_fill_res_mr_entry_raw,
 	.get_dev_fw_str = arbel_dev_fw_str,
@@ -374,10 +396,14 @@ int arbel_register_ibdev(struct arbel_dev *adev)
 	if (err)
 		return err;
 
-	adev->rsvd_pd = adev->lim.num_rsvd_pds;
-	/* The MPT's pd field has 24 bits. */
-	adev->max_pd = 1U << min_t(u8, adev->lim.log_max_pds,
-				   ilog2(ARBEL_PD_LIMIT));
+	err = arbel_pd_range(adev->lim.log_max_pds, adev->lim.num_rsvd_pds,
+			     &adev->rsvd_pd, &adev->max_pd);
+	if (err) {
+		dev_err(&adev->pdev->dev,
+			"QUERY_DEV_LIM: %u reserved of 2^%u PDs leaves none\n",
+			adev->lim.num_rsvd_pds, adev->lim.log_max_pds);
+		return err;
+	}
 	adev->rsvd_uar = max_t(u32, 1, adev->lim.num_rsvd_uars);
 	ida_init(&adev->pd_ida);
 	ida_init(&adev->uar_ida);

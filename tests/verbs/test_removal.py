@@ -1,0 +1,287 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Removal with users present (issue #11, findings 1 and 2).
+
+A child process (removal_holder.py) holds the device: an open uverbs file,
+a context with its UAR page mapped by libmthca, a PD and 64 KiB regions.
+While it does, the test unbinds the PCI function through sysfs, or
+removes the module; both must return promptly (the driver's
+disassociate_ucontext lets the core tear the context down under the
+process), the child's next verbs must fail cleanly (an errno, no crash),
+the stub must report nothing mapped and no hardware-owned MPT, and the
+device must bind again and register.  Finding 2: a region whose HW2SW_MPT
+the firmware refuses (injected through the debug window) when its process
+exits must not be leaked nor freed while the HCA may use it: the driver
+resets the HCA, frees everything, and removal afterwards is clean.
+
+Runs after test_cleanup: it removes the device under every open context.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import unittest
+
+from pyverbs.device import Context
+from pyverbs.mr import MR
+from pyverbs.pd import PD
+
+import base
+from arbeltest import dbgwin
+
+DRV = '/sys/bus/pci/drivers/arbel'
+KO = '/opt/arbel/arbel.ko'
+HOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                      'removal_holder.py')
+PROMPT_S = 60           # removal with a user must end within this
+HW2SW_MPT = 0x00f
+STATUS_BUSY = 0x06      # "resource busy" (arbel-hw.rst, status table)
+
+
+def start(argv):
+    return subprocess.Popen(argv, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def finish(proc, secs):
+    """(exit status or None if still running after secs, stderr, seconds)."""
+    t0 = time.monotonic()
+    while proc.poll() is None and time.monotonic() - t0 < secs:
+        time.sleep(0.1)
+    if proc.returncode is None:
+        return None, '', time.monotonic() - t0
+    err = proc.stderr.read().strip() if proc.stderr else ''
+    return proc.returncode, err, time.monotonic() - t0
+
+
+def module_loaded():
+    return os.path.isdir('/sys/module/arbel')
+
+
+def mapped():
+    """{counter: value} of the stub's mapped pages and HW-owned MPTs."""
+    win = dbgwin.DebugWindow()
+    try:
+        return {n: win.read(n) for n in ('ICM_PAGES', 'FA_PAGES',
+                                         'AUX_PAGES', 'HW_MPTS')}
+    finally:
+        win.close()
+
+
+class Holder:
+    """removal_holder.py in a child process."""
+
+    def __init__(self, nmrs):
+        self.proc = subprocess.Popen(
+            [sys.executable, HOLDER, base.CONFIG['device'], str(nmrs)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.ready = self.proc.stdout.readline().strip()
+
+    def ask(self, cmd):
+        self.proc.stdin.write(cmd + '\n')
+        self.proc.stdin.flush()
+        return self.proc.stdout.readline().strip()
+
+    def exit(self):
+        try:
+            self.proc.stdin.write('exit\n')
+            self.proc.stdin.flush()
+        except OSError:
+            pass
+        return finish(self.proc, 30)[0]
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait()
+
+
+class Removal(unittest.TestCase):
+    """Each test leaves the module loaded and the device bound."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.bdf = os.path.basename(dbgwin.find_device())
+        cls.dev = base.CONFIG['device']
+
+    def tearDown(self):
+        self.restore()
+
+    # -- helpers ---------------------------------------------------------------
+
+    def bound(self):
+        return os.path.exists(os.path.join(DRV, self.bdf))
+
+    def restore(self):
+        """Load and bind again if a test left the device away."""
+        if not module_loaded():
+            subprocess.run(['insmod', KO], check=False, capture_output=True)
+        elif not self.bound():
+            finish(start(['sh', '-c', f'echo {self.bdf} > {DRV}/bind']), 60)
+        self.wait_ibdev()
+
+    def wait_ibdev(self, secs=30):
+        path = f'/sys/class/infiniband/{self.dev}'
+        t0 = time.monotonic()
+        while not os.path.exists(path) and time.monotonic() - t0 < secs:
+            time.sleep(0.2)
+        return os.path.exists(path)
+
+    def remove_with_user(self, argv, what, problems):
+        """Run argv (the removal) while a holder holds the device; returns
+        the holder after the removal, or None."""
+        holder = Holder(nmrs=2)
+        if not holder.ready.startswith('ready 0x'):
+            problems.append(f'holder did not start: {holder.ready!r}')
+            holder.kill()
+            return None
+        hw = mapped()['HW_MPTS']
+        if hw < 2:
+            problems.append(f'{hw} HW-owned MPTs with the holder, want >= 2')
+        proc = start(argv)
+        rc, err, secs = finish(proc, PROMPT_S)
+        print(f'# {what} with a user: status {rc} after {secs:.1f} s')
+        if rc is None:
+            problems.append(f'{what} still running after {PROMPT_S} s with '
+                            'a process holding the device')
+            holder.kill()       # closing its file lets the removal end
+            rc, _, secs = finish(proc, 120)
+            print(f'# {what} ended {secs:.1f} s after the holder was '
+                  f'killed: status {rc}')
+            return None
+        if rc != 0:
+            problems.append(f'{what} failed with a user present: status '
+                            f'{rc} ({err})')
+        return holder
+
+    def probe_problems(self, holder):
+        """The holder's verbs after removal fail with an errno."""
+        out = []
+        line = holder.ask('probe')
+        print(f'# holder after removal: {line}')
+        fields = dict(f.split('=', 1) for f in line.split()[1:]) \
+            if line.startswith('probe ') else {}
+        for verb in ('query_device', 'alloc_pd', 'reg_mr'):
+            v = fields.get(verb)
+            if v is None or not v.lstrip('-').isdigit() or v == '0':
+                out.append(f'{verb} after removal: {v!r}, want an errno')
+        if holder.exit() != 0:
+            out.append(f'holder exit status {holder.proc.returncode}')
+        return out
+
+    def unmapped_problems(self, when):
+        m = mapped()
+        bad = {k: v for k, v in m.items() if v}
+        return [f'{when}: still mapped {bad}'] if bad else []
+
+    def works_problems(self):
+        """Bound again: a context, a PD and a region that translates."""
+        if not self.wait_ibdev():
+            return [f'{self.dev} did not come back']
+        win = dbgwin.DebugWindow()
+        xl = dbgwin.Translator(win)
+        try:
+            ctx = Context(name=self.dev)
+            pd = PD(ctx)
+            mr = MR(pd, 64 << 10, base.LW)
+            o = xl.translate(mr.lkey, base.ACC['LOCAL_READ'], mr.buf, 1)
+            hw = win.read('HW_MPTS')
+            mr.close()
+            pd.close()
+            ctx.close()
+            out = []
+            if o.result != base.XL['OK']:
+                out.append(f'new region translates to {o.name}, want OK')
+            if hw != 1:
+                out.append(f'{hw} HW-owned MPTs with one region, want 1')
+            if win.read('HW_MPTS') != 0:
+                out.append('HW-owned MPT left after dereg')
+            return out
+        except base.PyverbsRDMAError as exc:
+            return [f'after rebind: {exc}']
+        finally:
+            xl.close()
+            win.close()
+
+    # -- tests -----------------------------------------------------------------
+
+    def test_1_unbind_with_user(self):
+        """unbind with a process holding context, UAR mmap and 2 MRs:
+        prompt, its verbs then fail, nothing mapped, binds again"""
+        problems = []
+        holder = self.remove_with_user(
+            ['sh', '-c', f'echo {self.bdf} > {DRV}/unbind'], 'unbind',
+            problems)
+        if holder:
+            problems += self.unmapped_problems('after unbind')
+            problems += self.probe_problems(holder)
+        rc, err, _ = finish(start(['sh', '-c',
+                                   f'echo {self.bdf} > {DRV}/bind']), 60)
+        if rc != 0:
+            problems.append(f'bind again: status {rc} ({err})')
+        problems += self.works_problems()
+        self.assertFalse(problems, '; '.join(problems))
+
+    def test_2_rmmod_with_user(self):
+        """rmmod with a process holding context, UAR mmap and 2 MRs:
+        prompt, its verbs then fail, nothing mapped, loads again"""
+        problems = []
+        holder = self.remove_with_user(['rmmod', 'arbel'], 'rmmod', problems)
+        if holder:
+            if module_loaded():
+                problems.append('module still loaded')
+            problems += self.unmapped_problems('after rmmod')
+            problems += self.probe_problems(holder)
+        if module_loaded():
+            finish(start(['rmmod', 'arbel']), 60)
+        p = subprocess.run(['insmod', KO], capture_output=True, text=True,
+                           check=False)
+        if p.returncode:
+            problems.append(f'insmod again: {p.stderr.strip()}')
+        problems += self.works_problems()
+        self.assertFalse(problems, '; '.join(problems))
+
+    def test_3_refused_hw2sw_mpt_at_exit(self):
+        """a process exits while HW2SW_MPT is refused (status 0x06): the
+        HCA is reset (nothing mapped, no HW-owned MPT), unbind is clean,
+        binds again and works"""
+        problems = []
+        holder = Holder(nmrs=1)
+        self.assertTrue(holder.ready.startswith('ready 0x'), holder.ready)
+        win = dbgwin.DebugWindow()
+        try:
+            failed0 = win.read('FI_FAILED')
+            # every HW2SW_MPT is refused while the process exits: the
+            # core's second try (RDMA_REMOVE_DRIVER_FAILURE) too
+            win.fi_fail(HW2SW_MPT, STATUS_BUSY, 1)
+            rc = holder.exit()
+            injected = win.read('FI_FAILED') - failed0
+        finally:
+            win.fi_clear()
+            win.close()
+        if rc != 0:
+            problems.append(f'holder exit status {rc}')
+        print(f'# {injected} HW2SW_MPT refused')
+        if injected < 1:
+            problems.append('no HW2SW_MPT refusal injected')
+        # the driver's policy: the HCA is reset, so it holds nothing now
+        problems += self.unmapped_problems('after the refused HW2SW_MPT')
+        rc, err, secs = finish(start(['sh', '-c',
+                                      f'echo {self.bdf} > {DRV}/unbind']),
+                               PROMPT_S)
+        print(f'# unbind after the refusal: status {rc} after {secs:.1f} s')
+        if rc != 0:
+            problems.append(f'unbind after the refusal: status {rc} ({err})')
+        else:
+            problems += self.unmapped_problems('after unbind')
+            rc, err, _ = finish(start(['sh', '-c',
+                                       f'echo {self.bdf} > {DRV}/bind']), 60)
+            if rc != 0:
+                problems.append(f'bind again: status {rc} ({err})')
+            problems += self.works_problems()
+        self.assertFalse(problems, '; '.join(problems))
+
+
+if __name__ == '__main__':
+    unittest.main()

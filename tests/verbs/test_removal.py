@@ -118,7 +118,7 @@ class Removal(unittest.TestCase):
         if not module_loaded():
             subprocess.run(['insmod', KO], check=False, capture_output=True)
         elif not self.bound():
-            finish(start(['sh', '-c', f'echo {self.bdf} > {DRV}/bind']), 60)
+            self.driver_file('bind')
         self.wait_ibdev()
 
     def wait_ibdev(self, secs=30):
@@ -170,6 +170,16 @@ class Removal(unittest.TestCase):
             out.append(f'holder exit status {holder.proc.returncode}')
         return out
 
+    def driver_cmd(self, action):
+        """The command that writes this device's address to the driver's
+        sysfs file action ('bind' or 'unbind')."""
+        return ['sh', '-c', f'echo {self.bdf} > {DRV}/{action}']
+
+    def driver_file(self, action, timeout=60):
+        """Write the device's address to the driver's action file:
+        (status, stderr, seconds taken)."""
+        return finish(start(self.driver_cmd(action)), timeout)
+
     def unmapped_problems(self, when):
         m = mapped()
         bad = {k: v for k, v in m.items() if v}
@@ -211,13 +221,12 @@ class Removal(unittest.TestCase):
         prompt, its verbs then fail, nothing mapped, binds again"""
         problems = []
         holder = self.remove_with_user(
-            ['sh', '-c', f'echo {self.bdf} > {DRV}/unbind'], 'unbind',
+            self.driver_cmd('unbind'), 'unbind',
             problems)
         if holder:
             problems += self.unmapped_problems('after unbind')
             problems += self.probe_problems(holder)
-        rc, err, _ = finish(start(['sh', '-c',
-                                   f'echo {self.bdf} > {DRV}/bind']), 60)
+        rc, err, _ = self.driver_file('bind')
         if rc != 0:
             problems.append(f'bind again: status {rc} ({err})')
         problems += self.works_problems()
@@ -267,16 +276,13 @@ class Removal(unittest.TestCase):
             problems.append('no HW2SW_MPT refusal injected')
         # the driver's policy: the HCA is reset, so it holds nothing now
         problems += self.unmapped_problems('after the refused HW2SW_MPT')
-        rc, err, secs = finish(start(['sh', '-c',
-                                      f'echo {self.bdf} > {DRV}/unbind']),
-                               PROMPT_S)
+        rc, err, secs = self.driver_file('unbind', PROMPT_S)
         print(f'# unbind after the refusal: status {rc} after {secs:.1f} s')
         if rc != 0:
             problems.append(f'unbind after the refusal: status {rc} ({err})')
         else:
             problems += self.unmapped_problems('after unbind')
-            rc, err, _ = finish(start(['sh', '-c',
-                                       f'echo {self.bdf} > {DRV}/bind']), 60)
+            rc, err, _ = self.driver_file('bind')
             if rc != 0:
                 problems.append(f'bind again: status {rc} ({err})')
             problems += self.works_problems()

@@ -11,7 +11,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/ktap.sh"
 "$top/scripts/setup.sh" lint >&2
 
-tree=$("$top/scripts/ktree.sh")
+tree=$("$top/scripts/ktree.sh" --no-hook)
 spelling=/usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt
 opts=(--no-tree --strict --terse --show-types -f)
 [ -f "$spelling" ] && opts+=(--codespell --codespellfile="$spelling")

@@ -11,7 +11,15 @@
 #   include/arbel                      -> <clone>/include/arbel
 # plus a Kconfig source line after "endif # !UML" (the hw drivers' block
 # hides everything from UML in 6.1) and two lines in hw/Makefile.
+#
+# With --no-hook only the extracted tree is printed (checkpatch.pl and
+# kernel-doc need no links).  The hook moves links that another clone's
+# build may be using: callers that hook and build hold the lock
+# $ARBEL_CACHE/ktree.lock for the whole hook-build-run (scripts/kunit.sh,
+# scripts/kunit-x86.sh).
 set -euo pipefail
+hook=1
+[ "${1:-}" = --no-hook ] && hook=0
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/env.sh"
 
@@ -27,6 +35,11 @@ if [ ! -f "$tree/.arbel-extracted" ]; then
 	mv "$tree.tmp/linux-source-6.1" "$tree"
 	rmdir "$tree.tmp"
 	touch "$tree/.arbel-extracted"
+fi
+
+if [ "$hook" = 0 ]; then
+	echo "$tree"
+	exit 0
 fi
 
 # Links that pointed at another clone (or worktree) leave that clone's

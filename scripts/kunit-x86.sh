@@ -21,6 +21,11 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/env.sh"
 
+# The kernel tree is shared by every clone on this machine: hold its lock
+# from hooking this clone's sources in until the run is over.
+mkdir -p "$ARBEL_CACHE"
+exec 8>"$ARBEL_CACHE/ktree.lock"
+flock 8
 tree=$("$top/scripts/ktree.sh")
 qemu=$("$top/scripts/build-qemu.sh")
 build=$ARBEL_CACHE/kunit-x86_64-$(basename "$tree")

@@ -8,6 +8,11 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/env.sh"
 
+# The kernel tree is shared by every clone on this machine: hold its lock
+# from hooking this clone's sources in until the run is over.
+mkdir -p "$ARBEL_CACHE"
+exec 8>"$ARBEL_CACHE/ktree.lock"
+flock 8
 tree=$("$top/scripts/ktree.sh")
 build=$ARBEL_CACHE/kunit-uml-$(basename "$tree")
 log=$top/build/kunit/uml.log

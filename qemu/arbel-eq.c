@@ -52,7 +52,8 @@
 
 static uint64_t arbel_eqc_addr(ArbelState *s, uint32_t eqn)
 {
-    return arbel_icm_table(s, ARBEL_TBL_EQC)->base + (uint64_t)eqn * ARBEL_EQC_SIZE;
+    return arbel_icm_table(s, ARBEL_TBL_EQC)->base +
+           (uint64_t)eqn * ARBEL_EQC_SIZE;
 }
 
 /**
@@ -244,8 +245,8 @@ static void arbel_eq_fire(ArbelState *s, uint32_t eqn, char *how, size_t n)
 
     eq->armed = false;
     if (!arbel_irq_raise(s, eq->intr, how, n)) {
-        arbel_unconfirmed(s, "EQ %u interrupt 0x%x with MSI-X "
-                          "off, INTx pin 0 used", eqn, (unsigned int)eq->intr);
+        arbel_unconfirmed(s, "EQ %u interrupt 0x%x with MSI-X off, "
+                          "INTx pin 0 used", eqn, (unsigned int)eq->intr);
     }
 }
 

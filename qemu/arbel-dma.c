@@ -14,6 +14,12 @@
 #include "arbel-fault.h"
 #include "arbel-dma.h"
 
+/**
+ * arbel_bus_master - whether the guest lets the device master the bus
+ * @s: the device
+ *
+ * Return: true if Bus Master Enable is set in the command register.
+ */
 bool arbel_bus_master(ArbelState *s)
 {
     PCIDevice *pdev = PCI_DEVICE(s);
@@ -21,6 +27,15 @@ bool arbel_bus_master(ArbelState *s)
     return pci_get_word(pdev->config + PCI_COMMAND) & PCI_COMMAND_MASTER;
 }
 
+/**
+ * arbel_dma_read - read guest memory
+ * @s: the device
+ * @addr: guest-physical address
+ * @buf: where to
+ * @len: bytes
+ *
+ * Return: MEMTX_OK, or an error (also with bus mastering off).
+ */
 MemTxResult arbel_dma_read(ArbelState *s, uint64_t addr, void *buf,
                            uint64_t len)
 {
@@ -30,6 +45,15 @@ MemTxResult arbel_dma_read(ArbelState *s, uint64_t addr, void *buf,
     return pci_dma_read(PCI_DEVICE(s), addr, buf, len);
 }
 
+/**
+ * arbel_dma_write - write guest memory
+ * @s: the device
+ * @addr: guest-physical address
+ * @buf: what
+ * @len: bytes
+ *
+ * Return: MEMTX_OK, or an error (also with bus mastering off).
+ */
 MemTxResult arbel_dma_write(ArbelState *s, uint64_t addr, const void *buf,
                             uint64_t len)
 {
@@ -49,6 +73,14 @@ static uint8_t arbel_mbox_check(ArbelState *s, uint64_t addr)
     return ST_OK;
 }
 
+/**
+ * arbel_inbox_read - the command's inbox (in_param) into @cmd->inbox
+ * @s: the device
+ * @cmd: the command; its inbox copy is kept for the trace
+ * @len: bytes, at most ARBEL_MBOX_SIZE
+ *
+ * Return: a command status.
+ */
 uint8_t arbel_inbox_read(ArbelState *s, ArbelCmd *cmd, uint32_t len)
 {
     uint8_t st = arbel_mbox_check(s, cmd->in_param);
@@ -66,6 +98,15 @@ uint8_t arbel_inbox_read(ArbelState *s, ArbelCmd *cmd, uint32_t len)
     return ST_OK;
 }
 
+/**
+ * arbel_outbox_write - @buf to the command's outbox (out_param)
+ * @s: the device
+ * @cmd: the command; the outbox copy (after fault injection) is kept
+ * @buf: the answer
+ * @len: bytes, at most ARBEL_MBOX_SIZE
+ *
+ * Return: a command status.
+ */
 uint8_t arbel_outbox_write(ArbelState *s, ArbelCmd *cmd, const void *buf,
                            uint32_t len)
 {

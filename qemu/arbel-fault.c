@@ -24,6 +24,14 @@ static bool arbel_fault_trigger(uint32_t *opcode, uint32_t every,
     return (*seen % every) == 0;
 }
 
+/**
+ * arbel_fault_fail - whether to fail this command with an injected status
+ * @s: the device
+ * @opcode: the command's opcode
+ * @status: out: the status to answer
+ *
+ * Return: true to fail it.
+ */
 bool arbel_fault_fail(ArbelState *s, uint16_t opcode, uint8_t *status)
 {
     ArbelFaults *f = &s->faults;
@@ -39,6 +47,13 @@ bool arbel_fault_fail(ArbelState *s, uint16_t opcode, uint8_t *status)
     return true;
 }
 
+/**
+ * arbel_fault_hold_ms - how long to hold the go bit for this command
+ * @s: the device
+ * @opcode: the command's opcode
+ *
+ * Return: milliseconds, 0 not at all, UINT32_MAX until released.
+ */
 uint32_t arbel_fault_hold_ms(ArbelState *s, uint16_t opcode)
 {
     ArbelFaults *f = &s->faults;
@@ -49,6 +64,13 @@ uint32_t arbel_fault_hold_ms(ArbelState *s, uint16_t opcode)
     return f->hold_ms;
 }
 
+/**
+ * arbel_fault_corrupt - corrupt an outbox as fault injection says
+ * @s: the device
+ * @cmd: the command (its note tells the trace)
+ * @buf: the outbox copy
+ * @len: its length
+ */
 void arbel_fault_corrupt(ArbelState *s, ArbelCmd *cmd, uint8_t *buf,
                          uint32_t len)
 {

@@ -98,6 +98,14 @@ void arbel_icm_unmap_page(ArbelState *s, uint64_t va)
     g_hash_table_remove(s->icm.pages, &vpn);
 }
 
+/**
+ * arbel_icm_mapped - whether every page of [@va, @va + @len) is mapped
+ * @s: the device
+ * @va: ICM virtual address
+ * @len: bytes (0: true)
+ *
+ * Return: true if all are.
+ */
 bool arbel_icm_mapped(ArbelState *s, uint64_t va, uint64_t len)
 {
     uint64_t p;
@@ -142,11 +150,31 @@ static uint8_t arbel_icm_rw(ArbelState *s, uint64_t va, void *buf,
     return ST_OK;
 }
 
+/**
+ * arbel_icm_read - read ICM through its page map
+ * @s: the device
+ * @va: ICM virtual address
+ * @buf: where to
+ * @len: bytes
+ *
+ * Return: 0, ST_BAD_RESOURCE if a page is unmapped (nothing is read),
+ * ST_INTERNAL_ERR on a DMA error.
+ */
 uint8_t arbel_icm_read(ArbelState *s, uint64_t va, void *buf, uint64_t len)
 {
     return arbel_icm_rw(s, va, buf, len, false);
 }
 
+/**
+ * arbel_icm_write - write ICM through its page map
+ * @s: the device
+ * @va: ICM virtual address
+ * @buf: what
+ * @len: bytes
+ *
+ * Return: 0, ST_BAD_RESOURCE if a page is unmapped (nothing is written),
+ * ST_INTERNAL_ERR on a DMA error.
+ */
 uint8_t arbel_icm_write(ArbelState *s, uint64_t va, const void *buf,
                         uint64_t len)
 {

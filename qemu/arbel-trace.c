@@ -20,6 +20,11 @@
 #include "arbel-state.h"
 #include "arbel-trace.h"
 
+/**
+ * arbel_trace_open - open the file the "trace" property names, if any
+ * @s: the device
+ * @errp: error if it cannot be opened
+ */
 void arbel_trace_open(ArbelState *s, Error **errp)
 {
     if (!s->props.trace_path || !*s->props.trace_path) {
@@ -32,6 +37,10 @@ void arbel_trace_open(ArbelState *s, Error **errp)
     }
 }
 
+/**
+ * arbel_trace_close - close the trace file
+ * @s: the device
+ */
 void arbel_trace_close(ArbelState *s)
 {
     if (s->trace.f) {
@@ -95,6 +104,13 @@ static void arbel_trace_hex(FILE *f, const char *tag, const uint8_t *buf,
     }
 }
 
+/**
+ * arbel_trace_cmd - one trace line for a command, or a note
+ * @s: the device
+ * @cmd: the command (NULL: the line is "#N @note")
+ * @status: its status
+ * @note: fault injection note, or the note's text
+ */
 void arbel_trace_cmd(ArbelState *s, ArbelCmd *cmd, uint8_t status,
                      const char *note)
 {
@@ -134,34 +150,48 @@ void arbel_trace_cmd(ArbelState *s, ArbelCmd *cmd, uint8_t status,
     fflush(f);
 }
 
-void arbel_trace_note(ArbelState *s, const char *fmt, ...)
+/* "#N <prefix><text>" */
+static void arbel_trace_vnote(ArbelState *s, const char *prefix,
+                              const char *fmt, va_list ap)
 {
     g_autofree char *msg = NULL;
-    va_list ap;
+    g_autofree char *line = NULL;
 
     if (!s->trace.f) {
         return;
     }
-    va_start(ap, fmt);
     msg = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    arbel_trace_cmd(s, NULL, 0, msg);
+    line = g_strconcat(prefix, msg, NULL);
+    arbel_trace_cmd(s, NULL, 0, line);
 }
 
-/*
- * A rule no source states: the stub does not refuse, it leaves a line
- * "#N unconfirmed: ..." in the trace (Documentation/arbel-stub.rst).
+/**
+ * arbel_trace_note - a free-form trace line "#N <text>"
+ * @s: the device
+ * @fmt: printf format of the text
+ */
+void arbel_trace_note(ArbelState *s, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    arbel_trace_vnote(s, "", fmt, ap);
+    va_end(ap);
+}
+
+/**
+ * arbel_unconfirmed - a rule no source states: no refusal, a trace line
+ * @s: the device
+ * @fmt: printf format of what was not refused
+ *
+ * The stub does not refuse, it leaves a line "#N unconfirmed: ..." in the
+ * trace (Documentation/arbel-stub.rst, "Checks and their sources").
  */
 void arbel_unconfirmed(ArbelState *s, const char *fmt, ...)
 {
-    g_autofree char *msg = NULL;
     va_list ap;
 
-    if (!s->trace.f) {
-        return;
-    }
     va_start(ap, fmt);
-    msg = g_strdup_vprintf(fmt, ap);
+    arbel_trace_vnote(s, "unconfirmed: ", fmt, ap);
     va_end(ap);
-    arbel_trace_note(s, "unconfirmed: %s", msg);
 }

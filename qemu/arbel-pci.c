@@ -193,9 +193,9 @@ static void arbel_realize(PCIDevice *pdev, Error **errp)
         }
     }
 
-    if (s->props.msix && msix_init(pdev, ARBEL_MSIX_VECTORS, &s->bar0, 0,
-                             ARBEL_MSIX_TABLE, &s->bar0, 0, ARBEL_MSIX_PBA,
-                             0, errp)) {
+    if (s->props.msix &&
+        msix_init(pdev, ARBEL_MSIX_VECTORS, &s->bar0, 0, ARBEL_MSIX_TABLE,
+                  &s->bar0, 0, ARBEL_MSIX_PBA, 0, errp)) {
         return;
     }
     if (s->props.msix) {

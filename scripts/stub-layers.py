@@ -10,8 +10,9 @@ modules, each module its files.  For every qemu/*.c and *.h this finds:
     same layer without a cycle (a same-layer edge on a cycle is reported);
   - the arbel headers it includes: a base header, or one of its own or a
     lower layer (arbel-stub.h, the umbrella, belongs to the glue);
-  - the ArbelState members it touches ("s->member"): only the module that
-    owns the member (OWNERS) may; "props" is read by anyone.
+  - the ArbelState members it touches ("s->member"; the device pointer is
+    always named "s"): only the module that owns the member (OWNERS) may;
+    "props" is read by anyone.
 
 A file that is in no layer, or a member that has no owner, is an error
 too, so a new file must be placed before it is merged.  Parsing is by
@@ -234,6 +235,11 @@ def check(qdir):
     # state ownership
     for n in names:
         wn = where(n)
+        for other in sorted(set(re.findall(r'\bArbelState\s*\*\s*(\w+)',
+                                           code[n])) - {'s'}):
+            problems[n].append(f'ArbelState *{other}: name the device '
+                               'pointer "s", so that its state accesses '
+                               'are checked')
         for member in sorted(set(re.findall(r'\bs->(\w+)', code[n]))):
             if member not in OWNERS:
                 problems[n].append(f's->{member}: a member with no owner '

@@ -127,6 +127,14 @@ class StubLayersTest(unittest.TestCase):
         self.assertIn('s->newthing: a member with no owner', probs[0])
         self.assertIn('s->tpt: state of module "tpt"', probs[1])
 
+    def test_device_pointer_not_named_s_fails(self):
+        self.write('arbel-eq.c', HEAD +
+                   'void arbel_eq_reset(ArbelState *dev)\n{\n'
+                   '    dev->tpt.hw_mpt = NULL;\n}\n')
+        probs = self.problems()['arbel-eq.c']
+        self.assertEqual(len(probs), 1)
+        self.assertIn('ArbelState *dev: name the device pointer', probs[0])
+
     def test_file_in_no_layer_fails(self):
         self.write('arbel-new.c', HEAD + 'void arbel_new(void)\n{\n}\n')
         self.assertIn('not in any layer', self.problems()['arbel-new.c'][0])

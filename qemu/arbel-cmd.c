@@ -1,5 +1,6 @@
 /*
- * arbel-stub: HCR command dispatch and mailbox transfers.
+ * arbel-stub: command dispatch: one table of every opcode, the firmware
+ * states it is allowed in and its handler in an object module.
  *
  * Every command goes through the same gate, in this order:
  *   unknown or unimplemented opcode        -> 0x02 bad opcode
@@ -7,18 +8,23 @@
  *   injected failure (fault injection)     -> the injected status
  *   the command's own checks
  *
- * With the e bit (event mode) go clears as soon as the command is taken
- * and its status, token and immediate result arrive as a command-completion
- * EQE (type 0x0a) on the EQ MAP_EQ routed event 10 to (arbel-eq.c); with no
- * such EQ the completion is lost and the driver times out.
+ * How the status reaches the driver (HCR, or a completion EQE in event
+ * mode) is the HCR's business (arbel-hcr.c).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
 #include "qemu/osdep.h"
-#include "qemu/log.h"
-#include "arbel-stub.h"
+#include "arbel-state.h"
+#include "arbel-trace.h"
+#include "arbel-fault.h"
+#include "arbel-eq.h"
+#include "arbel-mad.h"
+#include "arbel-mpt.h"
+#include "arbel-fw.h"
+#include "arbel-cmd.h"
 
+/* the firmware states a command is allowed in */
 #define S_R     (1u << FW_RESET)
 #define S_U     (1u << FW_RUNNING)
 #define S_H     (1u << FW_HCA_INIT)
@@ -86,70 +92,27 @@ static const ArbelCmdDesc *arbel_cmd_find(uint16_t opcode)
     return NULL;
 }
 
-const char *arbel_opcode_name(uint16_t opcode)
-{
-    const ArbelCmdDesc *d = arbel_cmd_find(opcode);
-
-    return d ? d->name : "UNKNOWN";
-}
-
-static uint8_t arbel_mbox_check(ArbelState *s, uint64_t addr)
-{
-    if (!addr || (addr & (ARBEL_MBOX_SIZE - 1))) {
-        return ST_BAD_PARAM;
-    }
-    if (!arbel_bus_master(s)) {
-        return ST_INTERNAL_ERR;
-    }
-    return ST_OK;
-}
-
-uint8_t arbel_inbox_read(ArbelState *s, ArbelCmd *cmd, uint32_t len)
-{
-    uint8_t st = arbel_mbox_check(s, cmd->in_param);
-
-    if (st) {
-        return st;
-    }
-    assert(len <= ARBEL_MBOX_SIZE);
-    g_free(cmd->inbox);
-    cmd->inbox = g_malloc0(len);
-    cmd->inbox_len = len;
-    if (arbel_dma_read(s, cmd->in_param, cmd->inbox, len) != MEMTX_OK) {
-        return ST_BAD_PARAM;
-    }
-    return ST_OK;
-}
-
-uint8_t arbel_outbox_write(ArbelState *s, ArbelCmd *cmd, const void *buf,
-                           uint32_t len)
-{
-    uint8_t st = arbel_mbox_check(s, cmd->out_param);
-
-    if (st) {
-        return st;
-    }
-    assert(len <= ARBEL_MBOX_SIZE);
-    g_free(cmd->outbox);
-    cmd->outbox = g_memdup2(buf, len);
-    cmd->outbox_len = len;
-    arbel_fault_corrupt(s, cmd, cmd->outbox, len);
-    if (arbel_dma_write(s, cmd->out_param, cmd->outbox, len) != MEMTX_OK) {
-        return ST_BAD_PARAM;
-    }
-    return ST_OK;
-}
-
-void arbel_cmd_execute(ArbelState *s, ArbelCmd *cmd)
+/**
+ * arbel_cmd_execute - run one command through the gate and its handler
+ * @s: the device
+ * @cmd: the command, as the HCR took it
+ *
+ * The command is traced; its mailbox copies are freed.  Reporting the
+ * status (HCR or completion EQE) is the HCR's (arbel-hcr.c).
+ *
+ * Return: the command status.
+ */
+uint8_t arbel_cmd_execute(ArbelState *s, ArbelCmd *cmd)
 {
     const ArbelCmdDesc *d = arbel_cmd_find(cmd->opcode);
     const char *note = NULL;
     uint8_t status;
 
-    s->cmd_count++;
+    s->disp.cmd_count++;
+    cmd->name = d ? d->name : "UNKNOWN";
     if (!d || !d->handler) {
         status = ST_BAD_OP;
-    } else if (!(d->states & (1u << s->state))) {
+    } else if (!(d->states & (1u << arbel_fw_state(s)))) {
         status = ST_BAD_SYS_STATE;
     } else if (arbel_fault_fail(s, cmd->opcode, &status)) {
         note = "injected-failure";
@@ -157,25 +120,21 @@ void arbel_cmd_execute(ArbelState *s, ArbelCmd *cmd)
         status = d->handler(s, cmd);
         note = cmd->note;
     }
-
-    if (cmd->out_imm && status == ST_OK && !cmd->e) {
-        s->hcr[3] = cmd->imm >> 32;
-        s->hcr[4] = (uint32_t)cmd->imm;
-    }
-    if (cmd->e) {
-        s->hcr[6] &= ~(HCR_GO_BIT | (0xffu << HCR_STATUS_SHIFT));
-    } else {
-        s->hcr[6] = (s->hcr[6] &
-                     ~(HCR_GO_BIT | (0xffu << HCR_STATUS_SHIFT))) |
-                    ((uint32_t)status << HCR_STATUS_SHIFT);
-    }
-
     arbel_trace_cmd(s, cmd, status, note);
-    if (cmd->e) {
-        arbel_eq_cmd_done(s, cmd, status);
-    }
     g_free(cmd->inbox);
     g_free(cmd->outbox);
     cmd->inbox = NULL;
     cmd->outbox = NULL;
+    return status;
+}
+
+/**
+ * arbel_cmd_count - commands executed since the device was created
+ * @s: the device
+ *
+ * Return: that count.
+ */
+uint32_t arbel_cmd_count(ArbelState *s)
+{
+    return s->disp.cmd_count;
 }

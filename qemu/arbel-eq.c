@@ -1,5 +1,6 @@
 /*
- * arbel-stub: event queues, event-mode command completion, interrupts.
+ * arbel-stub: event queues and event-mode command completion (the
+ * interrupts themselves are raised by arbel-irq.c).
  *
  * An EQ's context lives in ICM at the EQC base + eqn * 0x40 (INIT_HCA gives
  * the base and the log of the table size).  The firmware keeps its own copy of
@@ -20,9 +21,14 @@
 #include "qemu/osdep.h"
 #include "qemu/log.h"
 #include "qemu/bswap.h"
-#include "hw/pci/msix.h"
-#include "arbel-stub.h"
+#include "arbel-state.h"
 #include "arbel-dbgwin.h"
+#include "arbel-trace.h"
+#include "arbel-dma.h"
+#include "arbel-irq.h"
+#include "arbel-icm.h"
+#include "arbel-tpt.h"
+#include "arbel-eq.h"
 
 /* EQ context fields (byte offsets, bits) */
 #define EQC_FLAGS               0x00
@@ -46,19 +52,8 @@
 
 static uint64_t arbel_eqc_addr(ArbelState *s, uint32_t eqn)
 {
-    return s->tbl[ARBEL_TBL_EQC].base + (uint64_t)eqn * ARBEL_EQC_SIZE;
-}
-
-static void G_GNUC_PRINTF(2, 3) arbel_eq_note(ArbelState *s,
-                                              const char *fmt, ...)
-{
-    g_autofree char *msg = NULL;
-    va_list ap;
-
-    va_start(ap, fmt);
-    msg = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    arbel_trace_cmd(s, NULL, 0, msg);
+    return arbel_icm_table(s, ARBEL_TBL_EQC)->base +
+           (uint64_t)eqn * ARBEL_EQC_SIZE;
 }
 
 /**
@@ -67,18 +62,15 @@ static void G_GNUC_PRINTF(2, 3) arbel_eq_note(ArbelState *s,
  */
 void arbel_eq_reset(ArbelState *s)
 {
-    memset(s->eq, 0, sizeof(s->eq));
-    memset(s->ev_eq, -1, sizeof(s->ev_eq));
-    if (s->int_pending) {
-        s->int_pending = 0;
-        pci_set_irq(PCI_DEVICE(s), 0);
-    }
+    memset(s->eqs.eq, 0, sizeof(s->eqs.eq));
+    memset(s->eqs.ev_eq, -1, sizeof(s->eqs.ev_eq));
+    arbel_irq_reset(s);
 }
 
 /* eqn inside the EQC table INIT_HCA sized, its context page mapped */
 static uint8_t arbel_eq_slot_check(ArbelState *s, uint32_t eqn)
 {
-    if (eqn >= (1u << s->tbl[ARBEL_TBL_EQC].log_num)) {
+    if (eqn >= (1u << arbel_icm_table(s, ARBEL_TBL_EQC)->log_num)) {
         return ST_BAD_INDEX;
     }
     if (!arbel_icm_mapped(s, arbel_eqc_addr(s, eqn), ARBEL_EQC_SIZE)) {
@@ -90,7 +82,7 @@ static uint8_t arbel_eq_slot_check(ArbelState *s, uint32_t eqn)
 /* the context as the firmware keeps it, into @ctx */
 static void arbel_eq_ctx_fill(ArbelState *s, uint32_t eqn, uint8_t *ctx)
 {
-    ArbelEq *eq = &s->eq[eqn];
+    ArbelEq *eq = &s->eqs.eq[eqn];
     uint32_t flags = ldl_be_p(ctx + EQC_FLAGS);
 
     flags &= ~((0xfu << EQC_OWNER_SHIFT) | (0xfu << EQC_STATUS_SHIFT));
@@ -124,7 +116,7 @@ uint8_t arbel_cmd_sw2hw_eq(ArbelState *s, ArbelCmd *cmd)
     if (st) {
         return st;
     }
-    eq = &s->eq[eqn];
+    eq = &s->eqs.eq[eqn];
     if (eq->hw) {
         return ST_BAD_RES_STATE;
     }
@@ -172,20 +164,20 @@ uint8_t arbel_cmd_hw2sw_eq(ArbelState *s, ArbelCmd *cmd)
     if (st) {
         return st;
     }
-    if (!s->eq[eqn].hw) {
+    if (!s->eqs.eq[eqn].hw) {
         return ST_BAD_RES_STATE;
     }
     st = arbel_icm_read(s, arbel_eqc_addr(s, eqn), ctx, sizeof(ctx));
     if (st) {
         return st;
     }
-    s->eq[eqn].hw = false;
-    s->eq[eqn].armed = false;
+    s->eqs.eq[eqn].hw = false;
+    s->eqs.eq[eqn].armed = false;
     arbel_eq_ctx_fill(s, eqn, ctx);
     if (cmd->op_mod == 0) {
         st = arbel_outbox_write(s, cmd, ctx, sizeof(ctx));
         if (st) {
-            s->eq[eqn].hw = true;
+            s->eqs.eq[eqn].hw = true;
             return st;
         }
     }
@@ -230,17 +222,17 @@ uint8_t arbel_cmd_map_eq(ArbelState *s, ArbelCmd *cmd)
     uint32_t eqn = cmd->in_mod & ~BIT(31);
     int i;
 
-    if (eqn >= (1u << s->tbl[ARBEL_TBL_EQC].log_num)) {
+    if (eqn >= (1u << arbel_icm_table(s, ARBEL_TBL_EQC)->log_num)) {
         return ST_BAD_INDEX;
     }
-    for (i = 0; i < ARRAY_SIZE(s->ev_eq); i++) {
+    for (i = 0; i < ARRAY_SIZE(s->eqs.ev_eq); i++) {
         if (!(cmd->in_param & BIT_ULL(i))) {
             continue;
         }
         if (!unmap) {
-            s->ev_eq[i] = eqn;
-        } else if (s->ev_eq[i] == (int8_t)eqn) {
-            s->ev_eq[i] = -1;
+            s->eqs.ev_eq[i] = eqn;
+        } else if (s->eqs.ev_eq[i] == (int8_t)eqn) {
+            s->eqs.ev_eq[i] = -1;
         }
     }
     return ST_OK;
@@ -249,23 +241,13 @@ uint8_t arbel_cmd_map_eq(ArbelState *s, ArbelCmd *cmd)
 /* raise EQ @eqn's interrupt and disarm it; @how: what was raised */
 static void arbel_eq_fire(ArbelState *s, uint32_t eqn, char *how, size_t n)
 {
-    ArbelEq *eq = &s->eq[eqn];
-    PCIDevice *pdev = PCI_DEVICE(s);
-    unsigned int pin = eq->intr < 64 ? eq->intr : 0;
+    ArbelEq *eq = &s->eqs.eq[eqn];
 
     eq->armed = false;
-    if (eq->intr >= ARBEL_EQ_INTR_MSIX && msix_enabled(pdev)) {
-        msix_notify(pdev, eq->intr - ARBEL_EQ_INTR_MSIX);
-        snprintf(how, n, "msix:%u", eq->intr - ARBEL_EQ_INTR_MSIX);
-        return;
+    if (!arbel_irq_raise(s, eq->intr, how, n)) {
+        arbel_unconfirmed(s, "EQ %u interrupt 0x%x with MSI-X off, "
+                          "INTx pin 0 used", eqn, (unsigned int)eq->intr);
     }
-    if (eq->intr >= ARBEL_EQ_INTR_MSIX) {
-        arbel_eq_note(s, "unconfirmed: EQ %u interrupt 0x%x with MSI-X off, "
-                      "INTx pin 0 used", eqn, (unsigned int)eq->intr);
-    }
-    s->int_pending |= BIT_ULL(pin);
-    pci_set_irq(pdev, 1);
-    snprintf(how, n, "intx:%u", pin);
 }
 
 /* an error status (bits 31:28 of the context's first dword) into ICM */
@@ -273,7 +255,7 @@ static void arbel_eq_set_status(ArbelState *s, int eqn, uint32_t status)
 {
     uint8_t f[4];
 
-    s->eq[eqn].status = status;
+    s->eqs.eq[eqn].status = status;
     if (!arbel_icm_read(s, arbel_eqc_addr(s, eqn), f, sizeof(f))) {
         stl_be_p(f, (ldl_be_p(f) & ~(0xfu << EQC_STATUS_SHIFT)) |
                  (status << EQC_STATUS_SHIFT));
@@ -291,22 +273,22 @@ static void arbel_eq_set_status(ArbelState *s, int eqn, uint32_t status)
  */
 void arbel_eq_post(ArbelState *s, uint8_t type, const uint8_t *data24)
 {
-    int eqn = type < ARRAY_SIZE(s->ev_eq) ? s->ev_eq[type] : -1;
+    int eqn = type < ARRAY_SIZE(s->eqs.ev_eq) ? s->eqs.ev_eq[type] : -1;
     uint8_t eqe[ARBEL_EQE_SIZE] = { 0 };
     ArbelXlReq req = { 0 };
     char how[16] = "none";
     ArbelEq *eq;
     uint32_t r;
 
-    if (eqn < 0 || !s->eq[eqn].hw || s->eq[eqn].status) {
-        arbel_eq_note(s, "EVENT-LOST type=0x%02x eq=%d", type, eqn);
+    if (eqn < 0 || !s->eqs.eq[eqn].hw || s->eqs.eq[eqn].status) {
+        arbel_trace_note(s, "EVENT-LOST type=0x%02x eq=%d", type, eqn);
         return;
     }
-    eq = &s->eq[eqn];
+    eq = &s->eqs.eq[eqn];
     if (eq->prod - eq->cons >= (1u << eq->log_size)) {
         /* every entry holds an EQE software has not consumed */
         arbel_eq_set_status(s, eqn, EQC_STATUS_OVERFLOW);
-        arbel_eq_note(s, "EQ-OVERFLOW eq=%d type=0x%02x", eqn, type);
+        arbel_trace_note(s, "EQ-OVERFLOW eq=%d type=0x%02x", eqn, type);
         return;
     }
     eqe[EQE_TYPE] = type;
@@ -323,7 +305,7 @@ void arbel_eq_post(ArbelState *s, uint8_t type, const uint8_t *data24)
     if (r != ARBEL_XL_OK) {
         /* the EQ stops: status WRITE_FAIL */
         arbel_eq_set_status(s, eqn, EQC_STATUS_WRITE_FAIL);
-        arbel_eq_note(s, "EQ-WRITE-FAIL eq=%d result=%u", eqn, r);
+        arbel_trace_note(s, "EQ-WRITE-FAIL eq=%d result=%u", eqn, r);
         return;
     }
     eq->prod++;
@@ -331,7 +313,7 @@ void arbel_eq_post(ArbelState *s, uint8_t type, const uint8_t *data24)
     if (eq->armed) {
         arbel_eq_fire(s, eqn, how, sizeof(how));
     }
-    arbel_eq_note(s, "EQE eq=%d type=0x%02x irq=%s", eqn, type, how);
+    arbel_trace_note(s, "EQE eq=%d type=0x%02x irq=%s", eqn, type, how);
 }
 
 /**
@@ -367,14 +349,14 @@ void arbel_eq_arm_write(ArbelState *s, unsigned int word, uint32_t mask)
 
     for (i = 0; i < 32; i++) {
         uint32_t eqn = i + (word ? 0 : 32);
-        ArbelEq *eq = &s->eq[eqn];
+        ArbelEq *eq = &s->eqs.eq[eqn];
 
         if (!(mask & BIT(i))) {
             continue;
         }
         if (!eq->hw) {
-            arbel_eq_note(s, "unconfirmed: arm of EQ %u not in hardware "
-                          "(mask 0x%x) ignored", eqn, mask);
+            arbel_unconfirmed(s, "arm of EQ %u not in hardware "
+                              "(mask 0x%x) ignored", eqn, mask);
             continue;
         }
         eq->armed = true;
@@ -382,8 +364,8 @@ void arbel_eq_arm_write(ArbelState *s, unsigned int word, uint32_t mask)
             char how[16];
 
             arbel_eq_fire(s, eqn, how, sizeof(how));
-            arbel_eq_note(s, "EQ-ARM eq=%u pending=%u irq=%s", eqn,
-                          eq->prod - eq->cons, how);
+            arbel_trace_note(s, "EQ-ARM eq=%u pending=%u irq=%s", eqn,
+                             eq->prod - eq->cons, how);
         }
     }
 }
@@ -396,37 +378,16 @@ void arbel_eq_arm_write(ArbelState *s, unsigned int word, uint32_t mask)
  */
 void arbel_eq_set_ci_write(ArbelState *s, unsigned int eqn, uint32_t ci)
 {
-    ArbelEq *eq = &s->eq[eqn];
+    ArbelEq *eq = &s->eqs.eq[eqn];
 
     if (!eq->hw) {
-        arbel_eq_note(s, "unconfirmed: set-CI of EQ %u not in hardware "
-                      "(ci 0x%x) ignored", eqn, ci);
+        arbel_unconfirmed(s, "set-CI of EQ %u not in hardware "
+                          "(ci 0x%x) ignored", eqn, ci);
         return;
     }
     if (ci - eq->cons > eq->prod - eq->cons) {
-        arbel_eq_note(s, "unconfirmed: set-CI of EQ %u past the producer "
-                      "(ci 0x%x)", eqn, ci);
+        arbel_unconfirmed(s, "set-CI of EQ %u past the producer "
+                          "(ci 0x%x)", eqn, ci);
     }
     eq->cons = ci;
-}
-
-/**
- * arbel_clr_int_write - the clear-interrupt register
- * @s: the device
- * @word: 0 for pins 63..32, 1 for pins 31..0
- * @mask: the pins to clear
- *
- * INTx is deasserted when no raised pin is left.
- */
-void arbel_clr_int_write(ArbelState *s, unsigned int word, uint32_t mask)
-{
-    uint64_t bits = word ? mask : (uint64_t)mask << 32;
-
-    if (!s->int_pending) {
-        return;
-    }
-    s->int_pending &= ~bits;
-    if (!s->int_pending) {
-        pci_set_irq(PCI_DEVICE(s), 0);
-    }
 }

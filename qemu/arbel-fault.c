@@ -1,156 +1,16 @@
 /*
- * arbel-stub: command trace and fault injection.
+ * arbel-stub: fault injection, a leaf (calls nothing of the stub).
  *
- * Trace: with the "trace" property set, one line per command (and per
- * reset and translation), flushed at once.  Format (one line):
- *
- *   #<seq> <NAME> op=0x<opcode> op_mod=<n> in_mod=0x<8 hex>
- *     in_param=0x<16 hex> out_param=0x<16 hex> token=0x<4 hex>
- *     status=0x<2 hex>(<status name>) [out_imm=0x<16 hex>] [fault=<what>]
- *     [in[<len>]=<hex>] [out[<len>]=<hex>]
- *
- * <len> is the number of bytes moved; the hex is trimmed after the last
- * non-zero 32-bit word.
- *
- * Faults: fail an opcode with a status (next time, or every Nth time), hold
- * the go bit, corrupt an outbox (XOR 0xff over a byte range).
+ * Fail an opcode with a status (next time, or every Nth time), hold the go
+ * bit, corrupt an outbox (XOR 0xff over a byte range).  Armed by device
+ * properties at reset and through the debug window (arbel_fault_get/set).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
 #include "qemu/osdep.h"
-#include "qapi/error.h"
-#include "arbel-stub.h"
-
-void arbel_trace_open(ArbelState *s, Error **errp)
-{
-    if (!s->trace_path || !*s->trace_path) {
-        return;
-    }
-    s->trace = fopen(s->trace_path, "w");
-    if (!s->trace) {
-        error_setg_errno(errp, errno, "arbel-stub: cannot open trace file %s",
-                         s->trace_path);
-    }
-}
-
-void arbel_trace_close(ArbelState *s)
-{
-    if (s->trace) {
-        fclose(s->trace);
-        s->trace = NULL;
-    }
-}
-
-static const char *arbel_status_name(uint8_t st)
-{
-    switch (st) {
-    case ST_OK:
-        return "OK";
-    case ST_INTERNAL_ERR:
-        return "INTERNAL_ERR";
-    case ST_BAD_OP:
-        return "BAD_OP";
-    case ST_BAD_PARAM:
-        return "BAD_PARAM";
-    case ST_BAD_SYS_STATE:
-        return "BAD_SYS_STATE";
-    case ST_BAD_RESOURCE:
-        return "BAD_RESOURCE";
-    case ST_RESOURCE_BUSY:
-        return "RESOURCE_BUSY";
-    case ST_EXCEED_LIM:
-        return "EXCEED_LIM";
-    case ST_BAD_RES_STATE:
-        return "BAD_RES_STATE";
-    case ST_BAD_INDEX:
-        return "BAD_INDEX";
-    case ST_BAD_NVMEM:
-        return "BAD_NVMEM";
-    case ST_BAD_SEG_PARAM:
-        return "BAD_SEG_PARAM";
-    case ST_REG_BOUND:
-        return "REG_BOUND";
-    case ST_LAM_NOT_PRE:
-        return "LAM_NOT_PRE";
-    case ST_BAD_PKT:
-        return "BAD_PKT";
-    case ST_BAD_SIZE:
-        return "BAD_SIZE";
-    default:
-        return "?";
-    }
-}
-
-static void arbel_trace_hex(FILE *f, const char *tag, const uint8_t *buf,
-                            uint32_t len)
-{
-    uint32_t n = len, i;
-
-    while (n && !buf[n - 1]) {
-        n--;
-    }
-    n = ROUND_UP(n, 4);
-    fprintf(f, " %s[%u]=", tag, len);
-    for (i = 0; i < n; i++) {
-        fprintf(f, "%02x", buf[i]);
-    }
-}
-
-void arbel_trace_cmd(ArbelState *s, ArbelCmd *cmd, uint8_t status,
-                     const char *note)
-{
-    FILE *f = s->trace;
-
-    if (!f) {
-        return;
-    }
-    s->trace_seq++;
-    if (!cmd) {
-        fprintf(f, "#%" PRIu64 " %s\n", s->trace_seq, note);
-        fflush(f);
-        return;
-    }
-    fprintf(f, "#%" PRIu64 " %s op=0x%03x op_mod=%u in_mod=0x%08x "
-            "in_param=0x%016" PRIx64 " out_param=0x%016" PRIx64
-            " token=0x%04x status=0x%02x(%s)",
-            s->trace_seq, arbel_opcode_name(cmd->opcode), cmd->opcode,
-            cmd->op_mod, cmd->in_mod, cmd->in_param, cmd->out_param,
-            cmd->token, status, arbel_status_name(status));
-    if (cmd->e) {
-        fprintf(f, " e=1");
-    }
-    if (cmd->out_imm && status == ST_OK) {
-        fprintf(f, " out_imm=0x%016" PRIx64, cmd->imm);
-    }
-    if (note) {
-        fprintf(f, " fault=%s", note);
-    }
-    if (cmd->inbox) {
-        arbel_trace_hex(f, "in", cmd->inbox, cmd->inbox_len);
-    }
-    if (cmd->outbox) {
-        arbel_trace_hex(f, "out", cmd->outbox, cmd->outbox_len);
-    }
-    fputc('\n', f);
-    fflush(f);
-}
-
-void arbel_trace_xlate(ArbelState *s)
-{
-    FILE *f = s->trace;
-
-    if (!f) {
-        return;
-    }
-    s->trace_seq++;
-    fprintf(f, "#%" PRIu64 " XLATE key=0x%08x access=%u va=0x%016" PRIx64
-            " len=0x%x dir=%u buf=0x%016" PRIx64 " index=0x%x pa=0x%016"
-            PRIx64 " result=%u\n", s->trace_seq, s->xl_key, s->xl_access,
-            s->xl_va, s->xl_len, s->xl_dir, s->xl_buf, s->xl_index,
-            s->xl_pa, s->xl_result);
-    fflush(f);
-}
+#include "arbel-state.h"
+#include "arbel-fault.h"
 
 /* one-shot when every == 0, else every Nth matching event */
 static bool arbel_fault_trigger(uint32_t *opcode, uint32_t every,
@@ -164,6 +24,14 @@ static bool arbel_fault_trigger(uint32_t *opcode, uint32_t every,
     return (*seen % every) == 0;
 }
 
+/**
+ * arbel_fault_fail - whether to fail this command with an injected status
+ * @s: the device
+ * @opcode: the command's opcode
+ * @status: out: the status to answer
+ *
+ * Return: true to fail it.
+ */
 bool arbel_fault_fail(ArbelState *s, uint16_t opcode, uint8_t *status)
 {
     ArbelFaults *f = &s->faults;
@@ -179,6 +47,13 @@ bool arbel_fault_fail(ArbelState *s, uint16_t opcode, uint8_t *status)
     return true;
 }
 
+/**
+ * arbel_fault_hold_ms - how long to hold the go bit for this command
+ * @s: the device
+ * @opcode: the command's opcode
+ *
+ * Return: milliseconds, 0 not at all, UINT32_MAX until released.
+ */
 uint32_t arbel_fault_hold_ms(ArbelState *s, uint16_t opcode)
 {
     ArbelFaults *f = &s->faults;
@@ -189,6 +64,13 @@ uint32_t arbel_fault_hold_ms(ArbelState *s, uint16_t opcode)
     return f->hold_ms;
 }
 
+/**
+ * arbel_fault_corrupt - corrupt an outbox as fault injection says
+ * @s: the device
+ * @cmd: the command (its note tells the trace)
+ * @buf: the outbox copy
+ * @len: its length
+ */
 void arbel_fault_corrupt(ArbelState *s, ArbelCmd *cmd, uint8_t *buf,
                          uint32_t len)
 {
@@ -208,4 +90,103 @@ void arbel_fault_corrupt(ArbelState *s, ArbelCmd *cmd, uint8_t *buf,
     }
     f->corrupted++;
     cmd->note = "corrupted-outbox";
+}
+
+/**
+ * arbel_fault_reset - arm the faults the device properties set
+ * @s: the device
+ */
+void arbel_fault_reset(ArbelState *s)
+{
+    s->faults = s->props.faults;
+}
+
+/* where each knob lives, and whether writing it restarts its count */
+static uint32_t *arbel_fault_knob(ArbelFaults *f, ArbelFaultKnob k,
+                                  uint32_t **seen)
+{
+    *seen = NULL;
+    switch (k) {
+    case ARBEL_FI_FAIL_OPCODE:
+        *seen = &f->fail_seen;
+        return &f->fail_opcode;
+    case ARBEL_FI_FAIL_STATUS:
+        return &f->fail_status;
+    case ARBEL_FI_FAIL_EVERY:
+        *seen = &f->fail_seen;
+        return &f->fail_every;
+    case ARBEL_FI_FAILED:
+        return &f->failed;
+    case ARBEL_FI_HOLD_MS:
+        return &f->hold_ms;
+    case ARBEL_FI_HOLD_OPCODE:
+        return &f->hold_opcode;
+    case ARBEL_FI_CORRUPT_OPCODE:
+        *seen = &f->corrupt_seen;
+        return &f->corrupt_opcode;
+    case ARBEL_FI_CORRUPT_OFFSET:
+        return &f->corrupt_offset;
+    case ARBEL_FI_CORRUPT_LEN:
+        return &f->corrupt_len;
+    case ARBEL_FI_CORRUPT_EVERY:
+        *seen = &f->corrupt_seen;
+        return &f->corrupt_every;
+    case ARBEL_FI_CORRUPTED:
+        return &f->corrupted;
+    default:
+        return NULL;
+    }
+}
+
+/**
+ * arbel_fault_get - the value of one fault injection knob
+ * @s: the device
+ * @k: the knob
+ *
+ * Return: its value, 0 for an unknown knob.
+ */
+uint32_t arbel_fault_get(ArbelState *s, ArbelFaultKnob k)
+{
+    uint32_t *seen;
+    uint32_t *v = arbel_fault_knob(&s->faults, k, &seen);
+
+    return v ? *v : 0;
+}
+
+/**
+ * arbel_fault_set - set one fault injection knob
+ * @s: the device
+ * @k: the knob (the counters ARBEL_FI_FAILED and ARBEL_FI_CORRUPTED are
+ *     read-only: false)
+ * @val: its new value; an opcode or a period restarts the count
+ *
+ * Return: true if @k can be written.
+ */
+bool arbel_fault_set(ArbelState *s, ArbelFaultKnob k, uint32_t val)
+{
+    uint32_t *seen;
+    uint32_t *v = arbel_fault_knob(&s->faults, k, &seen);
+
+    if (!v || k == ARBEL_FI_FAILED || k == ARBEL_FI_CORRUPTED) {
+        return false;
+    }
+    *v = val;
+    if (seen) {
+        *seen = 0;
+    }
+    return true;
+}
+
+/**
+ * arbel_fault_clear - every fault off; the counters of injected faults stay
+ * @s: the device
+ */
+void arbel_fault_clear(ArbelState *s)
+{
+    ArbelFaults *f = &s->faults;
+    uint32_t failed = f->failed, corrupted = f->corrupted;
+
+    memset(f, 0, sizeof(*f));
+    f->failed = failed;
+    f->corrupted = corrupted;
 }

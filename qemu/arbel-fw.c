@@ -1,5 +1,8 @@
 /*
- * arbel-stub: firmware state machine and bring-up commands.
+ * arbel-stub: firmware state machine and bring-up commands, the firmware
+ * object module (with arbel-fwmem.c).  It owns the HCA's life: INIT_HCA
+ * sets up the ICM layout, the TPT and the EQs below it, CLOSE_HCA and
+ * reset take them down.
  *
  *   FW_RESET   --MAP_FA, RUN_FW-->      FW_RUNNING
  *   FW_RUNNING --SET_ICM_SIZE, MAP_ICM_AUX, MAP_ICM, INIT_HCA--> FW_HCA_INIT
@@ -14,19 +17,68 @@
 #include "qemu/units.h"
 #include "qemu/bitops.h"
 #include "qemu/bswap.h"
-#include "arbel-stub.h"
-#include "arbel-dbgwin.h"
+#include "arbel-state.h"
+#include "arbel-trace.h"
+#include "arbel-dma.h"
+#include "arbel-icm.h"
+#include "arbel-tpt.h"
+#include "arbel-eq.h"
+#include "arbel-fw.h"
 
+/**
+ * arbel_fw_reset - the firmware stops; everything it was given is dropped
+ * @s: the device
+ */
 void arbel_fw_reset(ArbelState *s)
 {
+    arbel_fwmem_reset(s);
     arbel_icm_reset(s);
-    arbel_mpt_drop_all(s);
-    s->state = FW_RESET;
-    s->mpt_base = 0;
-    s->log_mpt_sz = 0;
-    s->mtt_base = 0;
-    s->mtt_end = 0;
-    s->xl_result = ARBEL_XL_IDLE;
+    arbel_tpt_reset(s);
+    s->fw.state = FW_RESET;
+}
+
+/**
+ * arbel_fw_state - the firmware state, for the dispatch's state check
+ * @s: the device
+ *
+ * Return: FW_RESET, FW_RUNNING or FW_HCA_INIT.
+ */
+ArbelFwState arbel_fw_state(ArbelState *s)
+{
+    return s->fw.state;
+}
+
+/**
+ * arbel_fw_fa_pages - 4 KiB pages of firmware area mapped (MAP_FA)
+ * @s: the device
+ *
+ * Return: that count.
+ */
+uint64_t arbel_fw_fa_pages(ArbelState *s)
+{
+    return s->fw.fa_pages;
+}
+
+/**
+ * arbel_fw_aux_pages - 4 KiB pages of aux ICM mapped (MAP_ICM_AUX)
+ * @s: the device
+ *
+ * Return: that count.
+ */
+uint64_t arbel_fw_aux_pages(ArbelState *s)
+{
+    return s->fw.aux_pages;
+}
+
+/**
+ * arbel_fw_icm_size - the ICM size SET_ICM_SIZE set (0: not yet)
+ * @s: the device
+ *
+ * Return: bytes.
+ */
+uint64_t arbel_fw_icm_size(ArbelState *s)
+{
+    return s->fw.icm_size;
 }
 
 /* BAR0's bus address: the firmware reports its registers there. */
@@ -42,7 +94,7 @@ uint8_t arbel_cmd_query_fw(ArbelState *s, ArbelCmd *cmd)
     uint64_t bar0 = arbel_bar0_bus_addr(s);
     uint8_t out[0x100] = { 0 };
 
-    stw_be_p(out + 0x00, s->fw_pages);
+    stw_be_p(out + 0x00, s->props.fw_pages);
     stw_be_p(out + 0x02, ARBEL_FW_MAJOR);
     stw_be_p(out + 0x04, ARBEL_FW_SUBMINOR);
     stw_be_p(out + 0x06, ARBEL_FW_MINOR);
@@ -70,10 +122,10 @@ uint8_t arbel_cmd_disable_lam(ArbelState *s, ArbelCmd *cmd)
 
 uint8_t arbel_cmd_run_fw(ArbelState *s, ArbelCmd *cmd)
 {
-    if (!s->fa_pages || s->fa_pages < s->fw_pages) {
+    if (!s->fw.fa_pages || s->fw.fa_pages < s->props.fw_pages) {
         return ST_BAD_SYS_STATE;    /* the firmware area is not mapped */
     }
-    s->state = FW_RUNNING;
+    s->fw.state = FW_RUNNING;
     return ST_OK;
 }
 
@@ -109,7 +161,7 @@ uint8_t arbel_cmd_query_dev_lim(ArbelState *s, ArbelCmd *cmd)
     out[0x33] = 0;                          /* SRQ resize: no */
     out[0x35] = 15;                         /* local CA ACK delay */
     out[0x36] = ARBEL_IB_MTU_2048 << 4 | ARBEL_PORT_WIDTH_CAP;
-    out[0x37] = ARBEL_VL_CAP << 4 | s->num_ports;
+    out[0x37] = ARBEL_VL_CAP << 4 | s->props.num_ports;
     out[0x3b] = ARBEL_LOG_NUM_GIDS;         /* log GIDs per port */
     stw_be_p(out + 0x3c, 0x000f);           /* static rates supported */
     out[0x3f] = ARBEL_LOG_NUM_PKEYS;        /* log P_Keys per port */
@@ -255,7 +307,7 @@ static uint64_t arbel_tbl_end(const ArbelTable *t)
 /* The PRM's rules for the whole layout; ST_OK or ST_BAD_PARAM. */
 static uint8_t arbel_hca_check(ArbelState *s, ArbelTable *t)
 {
-    uint64_t mtt_base = t[ARBEL_TBL_MTT].base, mtt_end = s->icm_size;
+    uint64_t mtt_base = t[ARBEL_TBL_MTT].base, mtt_end = s->fw.icm_size;
     int i, j;
 
     if (t[ARBEL_TBL_EQC].log_num > ARBEL_LOG_MAX_EQ) {
@@ -268,14 +320,14 @@ static uint8_t arbel_hca_check(ArbelState *s, ArbelTable *t)
     }
     for (i = 0; i < ARBEL_TBL_NR; i++) {
         uint64_t size = t[i].size;
-        bool outside = t[i].base >= s->icm_size ||
-                       (size && size > s->icm_size - t[i].base);
+        bool outside = t[i].base >= s->fw.icm_size ||
+                       (size && size > s->fw.icm_size - t[i].base);
 
         if (outside && i == ARBEL_TBL_UARC && size != ARBEL_TBL_NO_SIZE) {
             /* iPXE places the UAR contexts above the ICM it sizes */
             arbel_unconfirmed(s, "INIT_HCA UARC [0x%" PRIx64 ", +0x%" PRIx64
                               ") outside ICM size 0x%" PRIx64, t[i].base,
-                              size, s->icm_size);
+                              size, s->fw.icm_size);
         } else if (outside) {
             return ST_BAD_PARAM;        /* outside SET_ICM_SIZE's ICM */
         }
@@ -309,7 +361,7 @@ uint8_t arbel_cmd_init_hca(ArbelState *s, ArbelCmd *cmd)
     ArbelTable t[ARBEL_TBL_NR];
     uint8_t st;
 
-    if (!s->icm_size || s->aux_pages < s->aux_needed) {
+    if (!s->fw.icm_size || s->fw.aux_pages < s->fw.aux_needed) {
         return ST_BAD_SYS_STATE;    /* SET_ICM_SIZE / MAP_ICM_AUX missing */
     }
     st = arbel_inbox_read(s, cmd, 0x200);
@@ -321,15 +373,12 @@ uint8_t arbel_cmd_init_hca(ArbelState *s, ArbelCmd *cmd)
     if (st) {
         return st;
     }
-    memcpy(s->tbl, t, sizeof(t));
-    s->mpt_base = t[ARBEL_TBL_MPT].base;
-    s->log_mpt_sz = t[ARBEL_TBL_MPT].log_num;
-    s->mtt_base = t[ARBEL_TBL_MTT].base;
-    s->mtt_end = t[ARBEL_TBL_MTT].base + t[ARBEL_TBL_MTT].size;
-    g_free(s->hw_mpt);
-    s->hw_mpt = bitmap_new(1u << s->log_mpt_sz);
-    arbel_eq_reset(s);              /* no EQ yet; EQC is tbl[] */
-    s->state = FW_HCA_INIT;
+    arbel_icm_set_tables(s, t);
+    arbel_tpt_init(s, t[ARBEL_TBL_MPT].base, t[ARBEL_TBL_MPT].log_num,
+                   t[ARBEL_TBL_MTT].base,
+                   t[ARBEL_TBL_MTT].base + t[ARBEL_TBL_MTT].size);
+    arbel_eq_reset(s);              /* no EQ yet; EQC is in the layout */
+    s->fw.state = FW_HCA_INIT;
     return ST_OK;
 }
 
@@ -340,7 +389,7 @@ uint8_t arbel_cmd_close_hca(ArbelState *s, ArbelCmd *cmd)
     }
     arbel_mpt_drop_all(s);
     arbel_eq_reset(s);
-    s->state = FW_RUNNING;
+    s->fw.state = FW_RUNNING;
     return ST_OK;
 }
 

@@ -1,268 +1,111 @@
 /*
- * arbel-stub: firmware area (MAP_FA), auxiliary ICM (MAP_ICM_AUX) and ICM
- * (MAP_ICM) mappings.
+ * arbel-stub: ICM address translation, a shared service.
  *
  * ICM is the HCA's context memory, living in host (guest) RAM.  MAP_ICM
- * records ICM-virtual -> guest-physical translations for 4 KiB pages; all
- * context accesses (MPT entries, MTT entries) go through them with
- * pci_dma_read/pci_dma_write.
- *
- * Mailbox format of MAP_FA, MAP_ICM_AUX and MAP_ICM: in_mod pairs of
- * 16 bytes: be64 ICM virtual address (MAP_ICM only; bits 11:0 zero), be64
- * physical address with log2(size / 4 KiB) in bits 5:0 (bits 11:6 zero).
- * Each chunk must be aligned (pa, and va for MAP_ICM) to its own size.
+ * (arbel-fwmem.c) records ICM-virtual -> guest-physical translations for
+ * 4 KiB pages here; all context accesses (MPT, MTT, EQ contexts) go through
+ * them with DMA.  The table layout INIT_HCA set is kept here too, for the
+ * object modules that find their contexts in it.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
 #include "qemu/osdep.h"
-#include "qemu/units.h"
-#include "qemu/bswap.h"
-#include "arbel-stub.h"
-
-#define ARBEL_MAX_PAIRS     (ARBEL_MBOX_SIZE / 16)
-#define ARBEL_MAX_LOG_CHUNK 20      /* 4 GiB */
+#include "arbel-state.h"
+#include "arbel-dma.h"
+#include "arbel-icm.h"
 
 typedef struct ArbelIcmPage {
     uint64_t vpn;       /* must stay first: hashed with g_int64_hash */
     uint64_t pa;
 } ArbelIcmPage;
 
+/**
+ * arbel_icm_init - create the (empty) ICM page map
+ * @s: the device
+ */
 void arbel_icm_init(ArbelState *s)
 {
-    s->fa = g_array_new(false, true, sizeof(ArbelChunk));
-    s->aux = g_array_new(false, true, sizeof(ArbelChunk));
-    s->icm = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free,
-                                   NULL);
+    s->icm.pages = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free,
+                                         NULL);
 }
 
+/**
+ * arbel_icm_fini - free the ICM page map
+ * @s: the device
+ */
+void arbel_icm_fini(ArbelState *s)
+{
+    g_hash_table_destroy(s->icm.pages);
+}
+
+/**
+ * arbel_icm_reset - unmap every ICM page
+ * @s: the device
+ */
 void arbel_icm_reset(ArbelState *s)
 {
-    g_array_set_size(s->fa, 0);
-    g_array_set_size(s->aux, 0);
-    g_hash_table_remove_all(s->icm);
-    s->fa_pages = 0;
-    s->aux_pages = 0;
-    s->icm_size = 0;
-    s->aux_needed = 0;
+    g_hash_table_remove_all(s->icm.pages);
 }
 
+/**
+ * arbel_icm_pages - the number of mapped ICM pages
+ * @s: the device
+ *
+ * Return: 4 KiB pages mapped.
+ */
 uint64_t arbel_icm_pages(ArbelState *s)
 {
-    return g_hash_table_size(s->icm);
-}
-
-/*
- * A rule no source states: the stub does not refuse, it leaves a line
- * "#N unconfirmed: ..." in the trace (Documentation/arbel-stub.rst).
- */
-void arbel_unconfirmed(ArbelState *s, const char *fmt, ...)
-{
-    g_autofree char *msg = NULL;
-    g_autofree char *line = NULL;
-    va_list ap;
-
-    va_start(ap, fmt);
-    msg = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    line = g_strdup_printf("unconfirmed: %s", msg);
-    arbel_trace_cmd(s, NULL, 0, line);
-}
-
-/* Decode and check the physical half of a pair. */
-static bool arbel_pair_pa(const uint8_t *pair, uint64_t *pa, uint64_t *size)
-{
-    uint64_t raw = ldq_be_p(pair + 8);
-    unsigned int log = raw & 0x3f;
-
-    if (raw & 0xfc0) {
-        return false;               /* reserved bits 11:6 */
-    }
-    if (log > ARBEL_MAX_LOG_CHUNK) {
-        return false;
-    }
-    *size = ARBEL_ICM_PAGE << log;
-    *pa = raw & ~0xfffULL;
-    return !(*pa & (*size - 1));
-}
-
-/* the inbox of a MAP_* command: in_mod (1 .. ARBEL_MAX_PAIRS) 16-byte pairs */
-static uint8_t arbel_pairs_read(ArbelState *s, ArbelCmd *cmd)
-{
-    if (cmd->in_mod == 0 || cmd->in_mod > ARBEL_MAX_PAIRS) {
-        return ST_BAD_PARAM;
-    }
-    return arbel_inbox_read(s, cmd, cmd->in_mod * 16);
-}
-
-static uint8_t arbel_map_chunks(ArbelState *s, ArbelCmd *cmd, GArray *arr,
-                                uint64_t *pages)
-{
-    uint32_t n = cmd->in_mod, i;
-    uint8_t st;
-
-    st = arbel_pairs_read(s, cmd);
-    if (st) {
-        return st;
-    }
-    for (i = 0; i < n; i++) {
-        ArbelChunk c;
-
-        if (!arbel_pair_pa(cmd->inbox + i * 16, &c.pa, &c.size)) {
-            return ST_BAD_PARAM;
-        }
-    }
-    for (i = 0; i < n; i++) {
-        ArbelChunk c = { 0, 0 };
-
-        arbel_pair_pa(cmd->inbox + i * 16, &c.pa, &c.size);
-        g_array_append_val(arr, c);
-        *pages += c.size / ARBEL_ICM_PAGE;
-    }
-    return ST_OK;
-}
-
-uint8_t arbel_cmd_map_fa(ArbelState *s, ArbelCmd *cmd)
-{
-    return arbel_map_chunks(s, cmd, s->fa, &s->fa_pages);
-}
-
-uint8_t arbel_cmd_unmap_fa(ArbelState *s, ArbelCmd *cmd)
-{
-    if (s->aux_pages || arbel_icm_pages(s)) {
-        return ST_BAD_SYS_STATE;    /* unmap ICM and aux ICM first */
-    }
-    g_array_set_size(s->fa, 0);
-    s->fa_pages = 0;
-    s->icm_size = 0;
-    s->aux_needed = 0;
-    s->state = FW_RESET;            /* the firmware stops */
-    return ST_OK;
-}
-
-uint8_t arbel_cmd_set_icm_size(ArbelState *s, ArbelCmd *cmd)
-{
-    uint64_t size = cmd->in_param;
-
-    if (s->aux_pages || arbel_icm_pages(s)) {
-        return ST_BAD_SYS_STATE;    /* ICM already in use */
-    }
-    if (!size || (size & (ARBEL_ICM_PAGE - 1)) || size > ARBEL_MAX_ICM_SIZE) {
-        return ST_BAD_PARAM;
-    }
-    s->icm_size = size;
-    s->aux_needed = MAX(1, DIV_ROUND_UP(size, ARBEL_AUX_ICM_PER_PAGE));
-    cmd->imm = s->aux_needed;
-    cmd->out_imm = true;
-    return ST_OK;
-}
-
-uint8_t arbel_cmd_map_icm_aux(ArbelState *s, ArbelCmd *cmd)
-{
-    if (!s->icm_size) {
-        return ST_BAD_SYS_STATE;    /* SET_ICM_SIZE first */
-    }
-    return arbel_map_chunks(s, cmd, s->aux, &s->aux_pages);
-}
-
-uint8_t arbel_cmd_unmap_icm_aux(ArbelState *s, ArbelCmd *cmd)
-{
-    if (arbel_icm_pages(s)) {
-        return ST_BAD_SYS_STATE;    /* unmap ICM first */
-    }
-    g_array_set_size(s->aux, 0);
-    s->aux_pages = 0;
-    return ST_OK;
+    return g_hash_table_size(s->icm.pages);
 }
 
 static ArbelIcmPage *arbel_icm_lookup(ArbelState *s, uint64_t va)
 {
     uint64_t vpn = va / ARBEL_ICM_PAGE;
 
-    return g_hash_table_lookup(s->icm, &vpn);
+    return g_hash_table_lookup(s->icm.pages, &vpn);
 }
 
-uint8_t arbel_cmd_map_icm(ArbelState *s, ArbelCmd *cmd)
+/**
+ * arbel_icm_map_page - map the ICM page at @va to guest-physical @pa
+ * @s: the device
+ * @va: ICM virtual address (4 KiB aligned)
+ * @pa: guest-physical address
+ *
+ * Return: true if @va was mapped already (the new translation replaces it).
+ */
+bool arbel_icm_map_page(ArbelState *s, uint64_t va, uint64_t pa)
 {
-    uint32_t n = cmd->in_mod, i;
-    uint64_t p;
-    uint8_t st;
+    ArbelIcmPage *pg = g_new(ArbelIcmPage, 1);
+    bool again;
 
-    if (!s->icm_size) {
-        return ST_BAD_SYS_STATE;    /* SET_ICM_SIZE first */
-    }
-    st = arbel_pairs_read(s, cmd);
-    if (st) {
-        return st;
-    }
-    /* check everything first: a refused command maps nothing */
-    for (i = 0; i < n; i++) {
-        const uint8_t *pair = cmd->inbox + i * 16;
-        uint64_t va = ldq_be_p(pair), pa, size;
-
-        if (!arbel_pair_pa(pair, &pa, &size) || (va & (size - 1)) ||
-            va > ARBEL_MAX_ICM_SIZE - size) {
-            return ST_BAD_PARAM;
-        }
-    }
-    for (i = 0; i < n; i++) {
-        const uint8_t *pair = cmd->inbox + i * 16;
-        uint64_t va = ldq_be_p(pair), pa = 0, size = 0;
-        bool again = false;
-
-        arbel_pair_pa(pair, &pa, &size);
-        if (va >= s->icm_size || size > s->icm_size - va) {
-            /* iPXE maps its doorbell page above the ICM it sized */
-            arbel_unconfirmed(s, "MAP_ICM [0x%" PRIx64 ", +0x%" PRIx64
-                              ") beyond ICM size 0x%" PRIx64, va, size,
-                              s->icm_size);
-        }
-        for (p = 0; p < size; p += ARBEL_ICM_PAGE) {
-            ArbelIcmPage *pg = g_new(ArbelIcmPage, 1);
-
-            pg->vpn = (va + p) / ARBEL_ICM_PAGE;
-            pg->pa = pa + p;
-            again |= g_hash_table_contains(s->icm, pg);
-            g_hash_table_replace(s->icm, pg, pg);
-        }
-        if (again) {
-            /* the new translation replaces the old one */
-            arbel_unconfirmed(s, "MAP_ICM [0x%" PRIx64 ", +0x%" PRIx64
-                              ") maps a mapped page again", va, size);
-        }
-    }
-    return ST_OK;
+    pg->vpn = va / ARBEL_ICM_PAGE;
+    pg->pa = pa;
+    again = g_hash_table_contains(s->icm.pages, pg);
+    g_hash_table_replace(s->icm.pages, pg, pg);
+    return again;
 }
 
-uint8_t arbel_cmd_unmap_icm(ArbelState *s, ArbelCmd *cmd)
+/**
+ * arbel_icm_unmap_page - unmap the ICM page at @va
+ * @s: the device
+ * @va: ICM virtual address
+ */
+void arbel_icm_unmap_page(ArbelState *s, uint64_t va)
 {
-    uint64_t va = cmd->in_param, n = cmd->in_mod, i;
+    uint64_t vpn = va / ARBEL_ICM_PAGE;
 
-    if (!s->icm_size) {
-        return ST_BAD_SYS_STATE;
-    }
-    if ((va & (ARBEL_ICM_PAGE - 1)) || n == 0 || va >= ARBEL_MAX_ICM_SIZE ||
-        n > (ARBEL_MAX_ICM_SIZE - va) / ARBEL_ICM_PAGE) {
-        return ST_BAD_PARAM;
-    }
-    if (va >= s->icm_size || n > (s->icm_size - va) / ARBEL_ICM_PAGE) {
-        arbel_unconfirmed(s, "UNMAP_ICM [0x%" PRIx64 ", %" PRIu64
-                          " pages) beyond ICM size 0x%" PRIx64, va, n,
-                          s->icm_size);
-    }
-    for (i = 0; i < n; i++) {
-        if (!arbel_icm_lookup(s, va + i * ARBEL_ICM_PAGE)) {
-            return ST_BAD_PARAM;        /* not mapped */
-        }
-    }
-    for (i = 0; i < n; i++) {
-        uint64_t vpn = va / ARBEL_ICM_PAGE + i;
-
-        g_hash_table_remove(s->icm, &vpn);
-    }
-    return ST_OK;
+    g_hash_table_remove(s->icm.pages, &vpn);
 }
 
+/**
+ * arbel_icm_mapped - whether every page of [@va, @va + @len) is mapped
+ * @s: the device
+ * @va: ICM virtual address
+ * @len: bytes (0: true)
+ *
+ * Return: true if all are.
+ */
 bool arbel_icm_mapped(ArbelState *s, uint64_t va, uint64_t len)
 {
     uint64_t p;
@@ -307,13 +150,55 @@ static uint8_t arbel_icm_rw(ArbelState *s, uint64_t va, void *buf,
     return ST_OK;
 }
 
+/**
+ * arbel_icm_read - read ICM through its page map
+ * @s: the device
+ * @va: ICM virtual address
+ * @buf: where to
+ * @len: bytes
+ *
+ * Return: 0, ST_BAD_RESOURCE if a page is unmapped (nothing is read),
+ * ST_INTERNAL_ERR on a DMA error.
+ */
 uint8_t arbel_icm_read(ArbelState *s, uint64_t va, void *buf, uint64_t len)
 {
     return arbel_icm_rw(s, va, buf, len, false);
 }
 
+/**
+ * arbel_icm_write - write ICM through its page map
+ * @s: the device
+ * @va: ICM virtual address
+ * @buf: what
+ * @len: bytes
+ *
+ * Return: 0, ST_BAD_RESOURCE if a page is unmapped (nothing is written),
+ * ST_INTERNAL_ERR on a DMA error.
+ */
 uint8_t arbel_icm_write(ArbelState *s, uint64_t va, const void *buf,
                         uint64_t len)
 {
     return arbel_icm_rw(s, va, (void *)buf, len, true);
+}
+
+/**
+ * arbel_icm_set_tables - record the table layout INIT_HCA accepted
+ * @s: the device
+ * @t: ARBEL_TBL_NR tables
+ */
+void arbel_icm_set_tables(ArbelState *s, const ArbelTable *t)
+{
+    memcpy(s->icm.tbl, t, sizeof(s->icm.tbl));
+}
+
+/**
+ * arbel_icm_table - one table of the layout INIT_HCA accepted
+ * @s: the device
+ * @id: the table
+ *
+ * Return: its base, size and log2 count.
+ */
+const ArbelTable *arbel_icm_table(ArbelState *s, ArbelTableId id)
+{
+    return &s->icm.tbl[id];
 }

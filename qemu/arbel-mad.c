@@ -21,7 +21,9 @@
 
 #include "qemu/osdep.h"
 #include "qemu/bswap.h"
-#include "arbel-stub.h"
+#include "arbel-state.h"
+#include "arbel-dma.h"
+#include "arbel-mad.h"
 
 #define MAD_SIZE                256
 #define MAD_DATA                64      /* SMP data offset */
@@ -53,7 +55,7 @@
 static uint16_t arbel_mad_attr(ArbelState *s, unsigned int port,
                                uint16_t attr, uint32_t mod, uint8_t *d)
 {
-    uint64_t port_guid = s->port_guid + port - 1;
+    uint64_t port_guid = s->props.port_guid + port - 1;
 
     switch (attr) {
     case ATTR_NODE_DESC:
@@ -63,9 +65,9 @@ static uint16_t arbel_mad_attr(ArbelState *s, unsigned int port,
         d[0] = 1;                                   /* base version */
         d[1] = 1;                                   /* class version */
         d[2] = 1;                                   /* node type: CA */
-        d[3] = s->num_ports;                        /* ports */
-        stq_be_p(d + 4, s->node_guid);              /* system image GUID */
-        stq_be_p(d + 12, s->node_guid);
+        d[3] = s->props.num_ports;                  /* ports */
+        stq_be_p(d + 4, s->props.node_guid);        /* system image GUID */
+        stq_be_p(d + 12, s->props.node_guid);
         stq_be_p(d + 20, port_guid);
         stw_be_p(d + 28, 1u << ARBEL_LOG_NUM_PKEYS); /* partition cap */
         stw_be_p(d + 30, ARBEL_DEVICE_ID);
@@ -81,7 +83,7 @@ static uint16_t arbel_mad_attr(ArbelState *s, unsigned int port,
         }
         return 0;
     case ATTR_PORT_INFO:
-        if (mod > s->num_ports) {
+        if (mod > s->props.num_ports) {
             return MAD_ST_INVALID_FIELD;
         }
         stq_be_p(d + 8, 0xfe80000000000000ULL);     /* GID prefix */
@@ -123,7 +125,7 @@ uint8_t arbel_cmd_mad_ifc(ArbelState *s, ArbelCmd *cmd)
     uint8_t *in, cls;
     uint8_t st;
 
-    if (port < 1 || port > s->num_ports || cmd->op_mod > 7) {
+    if (port < 1 || port > s->props.num_ports || cmd->op_mod > 7) {
         return ST_BAD_PARAM;
     }
     st = arbel_inbox_read(s, cmd, MAD_SIZE);

@@ -1,20 +1,18 @@
 /*
  * arbel-stub: MPT and MTT commands (SW2HW_MPT, HW2SW_MPT, QUERY_MPT,
- * WRITE_MTT, READ_MTT, SYNC_TPT).
- *
- * MPT entries live in ICM at mpt_base + index * 64.  MTT entries live in
- * ICM too; the MPT's mtt_adr field and WRITE_MTT's target are absolute ICM
- * virtual addresses (mthca's convention).  The MTT area is
- * [MTT base, next table base above it or ICM size); its first
- * 2^log_rsvd_mtt entries belong to the firmware.
+ * WRITE_MTT, READ_MTT, SYNC_TPT), the TPT object module.  Where the tables
+ * are and which slots hardware owns is the TPT service's (arbel-tpt.c).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
 #include "qemu/osdep.h"
-#include "qemu/bitmap.h"
 #include "qemu/bswap.h"
-#include "arbel-stub.h"
+#include "arbel-state.h"
+#include "arbel-dma.h"
+#include "arbel-icm.h"
+#include "arbel-tpt.h"
+#include "arbel-mpt.h"
 
 #define MPT_WORDS               16
 #define MTT_MAX_WRITE           510     /* (4096 - 16) / 8 */
@@ -24,48 +22,10 @@
 #define MPT_D0_ALLOWED          (0xf000ff00u | MPT_D0_MIO)
 #define MPT_D3_RSVD             ((1u << 24) | (7u << 29))
 
-static uint64_t arbel_mpt_addr(ArbelState *s, uint32_t index)
-{
-    return s->mpt_base + (uint64_t)index * ARBEL_MPT_ENTRY_SIZE;
-}
-
-static uint64_t arbel_mtt_rsvd_end(ArbelState *s)
-{
-    return s->mtt_base + ((uint64_t)ARBEL_MTT_ENTRY_SIZE << ARBEL_LOG_RSVD_MTT);
-}
-
-bool arbel_mtt_range_ok(ArbelState *s, uint64_t va, uint64_t len)
-{
-    return va >= s->mtt_base && va < s->mtt_end && len <= s->mtt_end - va;
-}
-
-bool arbel_mpt_hw_owned(ArbelState *s, uint32_t index, uint32_t dword0)
-{
-    if (!s->hw_mpt || index >= (1u << s->log_mpt_sz) ||
-        !test_bit(index, s->hw_mpt)) {
-        return false;
-    }
-    return (dword0 >> MPT_D0_STATUS_SHIFT) != MPT_STATUS_SW;
-}
-
-uint32_t arbel_mpt_hw_count(ArbelState *s)
-{
-    if (!s->hw_mpt) {
-        return 0;
-    }
-    return bitmap_count_one(s->hw_mpt, 1u << s->log_mpt_sz);
-}
-
-void arbel_mpt_drop_all(ArbelState *s)
-{
-    g_free(s->hw_mpt);
-    s->hw_mpt = NULL;
-}
-
 /* index in range, not reserved, its ICM mapped */
 static uint8_t arbel_mpt_slot_check(ArbelState *s, uint32_t index)
 {
-    if (index >= (1u << s->log_mpt_sz)) {
+    if (index >= (1u << arbel_tpt_log_mpt(s))) {
         return ST_BAD_INDEX;
     }
     if (index < (1u << ARBEL_LOG_RSVD_MPT)) {
@@ -109,7 +69,7 @@ static bool arbel_mpt_entry_ok(ArbelState *s, uint32_t index, const uint32_t *d)
     uint64_t start = ((uint64_t)d[4] << 32) | d[5];
     uint64_t len = ((uint64_t)d[6] << 32) | d[7];
     uint64_t mtt_adr = ((uint64_t)(d[11] & 0x3f) << 32) | d[12];
-    uint32_t mask = (1u << s->log_mpt_sz) - 1;
+    uint32_t mask = (1u << arbel_tpt_log_mpt(s)) - 1;
 
     if (d[0] & ~MPT_D0_ALLOWED) {
         return false;                   /* reserved bits of dword 0 */
@@ -201,7 +161,7 @@ uint8_t arbel_cmd_sw2hw_mpt(ArbelState *s, ArbelCmd *cmd)
             return st;
         }
     }
-    set_bit(index, s->hw_mpt);
+    arbel_mpt_set_hw(s, index, true);
     return ST_OK;
 }
 
@@ -239,7 +199,7 @@ uint8_t arbel_cmd_hw2sw_mpt(ArbelState *s, ArbelCmd *cmd)
     if (st) {
         return st;
     }
-    clear_bit(index, s->hw_mpt);
+    arbel_mpt_set_hw(s, index, false);
     return ST_OK;
 }
 

@@ -1,5 +1,8 @@
 /*
- * arbel-stub: PCI identity, BARs, register decoding, HCR, reset.
+ * arbel-stub: the glue: PCI identity, BARs, register decoding, reset and
+ * QOM; the top layer.  Registers go to the HCR (arbel-hcr.c), the debug
+ * window (arbel-dbgwin.c), the EQ doorbells (arbel-eq.c) and the
+ * clear-interrupt register (arbel-irq.c).
  *
  * BAR0 (1 MiB, 64-bit): HCR at 0x80680, reset register at 0xf0010, debug
  * window at 0xc0000, the clear-interrupt, EQ arm and EQ set-CI registers
@@ -23,106 +26,7 @@
 #include "hw/pci/msix.h"
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
-#include "sysemu/dma.h"
 #include "arbel-stub.h"
-
-bool arbel_bus_master(ArbelState *s)
-{
-    PCIDevice *pdev = PCI_DEVICE(s);
-
-    return pci_get_word(pdev->config + PCI_COMMAND) & PCI_COMMAND_MASTER;
-}
-
-MemTxResult arbel_dma_read(ArbelState *s, uint64_t addr, void *buf,
-                           uint64_t len)
-{
-    if (!arbel_bus_master(s)) {
-        return MEMTX_ERROR;
-    }
-    return pci_dma_read(PCI_DEVICE(s), addr, buf, len);
-}
-
-MemTxResult arbel_dma_write(ArbelState *s, uint64_t addr, const void *buf,
-                            uint64_t len)
-{
-    if (!arbel_bus_master(s)) {
-        return MEMTX_ERROR;
-    }
-    return pci_dma_write(PCI_DEVICE(s), addr, buf, len);
-}
-
-/* ------------------------------------------------------------------ */
-/* HCR                                                                  */
-/* ------------------------------------------------------------------ */
-
-static void arbel_hcr_complete(ArbelState *s)
-{
-    timer_del(s->hold_timer);
-    arbel_cmd_execute(s, &s->pending);
-    s->busy = false;
-}
-
-static void arbel_hold_expired(void *opaque)
-{
-    ArbelState *s = opaque;
-
-    if (s->busy) {
-        arbel_hcr_complete(s);
-    }
-}
-
-/* Called when fault injection stops holding the go bit. */
-static void arbel_hcr_release(ArbelState *s)
-{
-    if (s->busy && !timer_pending(s->hold_timer)) {
-        arbel_hcr_complete(s);
-    }
-}
-
-static void arbel_hcr_post(ArbelState *s, uint32_t val)
-{
-    ArbelCmd *cmd = &s->pending;
-    uint32_t hold;
-
-    memset(cmd, 0, sizeof(*cmd));
-    cmd->in_param = ((uint64_t)s->hcr[0] << 32) | s->hcr[1];
-    cmd->in_mod = s->hcr[2];
-    cmd->out_param = ((uint64_t)s->hcr[3] << 32) | s->hcr[4];
-    cmd->token = s->hcr[5] >> 16;
-    cmd->opcode = val & HCR_OPCODE_MASK;
-    cmd->op_mod = (val >> HCR_OPMOD_SHIFT) & HCR_OPMOD_MASK;
-    cmd->e = !!(val & HCR_E_BIT);
-
-    /* go stays set (status 0) while the command runs */
-    s->hcr[6] = val & ~(0xffu << HCR_STATUS_SHIFT);
-    s->busy = true;
-
-    hold = arbel_fault_hold_ms(s, cmd->opcode);
-    if (hold == UINT32_MAX) {
-        return;     /* held until released through the debug window */
-    }
-    if (hold) {
-        timer_mod(s->hold_timer,
-                  qemu_clock_get_ms(QEMU_CLOCK_VIRTUAL) + hold);
-        return;
-    }
-    arbel_hcr_complete(s);
-}
-
-static void arbel_hcr_write(ArbelState *s, unsigned int dw, uint32_t val)
-{
-    if (s->busy) {
-        qemu_log_mask(LOG_GUEST_ERROR,
-                      "arbel-stub: HCR dword %u written while go is set "
-                      "(0x%08x ignored)\n", dw, val);
-        return;
-    }
-    if (dw == 6 && (val & HCR_GO_BIT)) {
-        arbel_hcr_post(s, val);
-        return;
-    }
-    s->hcr[dw] = val;
-}
 
 /* ------------------------------------------------------------------ */
 /* Reset                                                                */
@@ -130,10 +34,9 @@ static void arbel_hcr_write(ArbelState *s, unsigned int dw, uint32_t val)
 
 static void arbel_fw_full_reset(ArbelState *s)
 {
-    timer_del(s->hold_timer);
-    s->busy = false;
-    memset(s->hcr, 0, sizeof(s->hcr));
+    arbel_hcr_reset(s);
     arbel_fw_reset(s);
+    arbel_dbg_reset(s);
     arbel_eq_reset(s);
 }
 
@@ -153,7 +56,7 @@ static uint64_t arbel_bar0_read(void *opaque, hwaddr addr, unsigned size)
         return 0;
     }
     if (addr >= ARBEL_HCR_BASE && addr < ARBEL_HCR_BASE + ARBEL_HCR_SIZE) {
-        return s->hcr[(addr - ARBEL_HCR_BASE) / 4];
+        return arbel_hcr_read(s, (addr - ARBEL_HCR_BASE) / 4);
     }
     if (addr >= ARBEL_DBG_BASE && addr < ARBEL_DBG_BASE + ARBEL_DBG_SIZE) {
         return arbel_dbg_read(s, addr - ARBEL_DBG_BASE);
@@ -193,17 +96,17 @@ static void arbel_bar0_write(void *opaque, hwaddr addr, uint64_t val,
         return;
     }
     if (addr >= ARBEL_DBG_BASE && addr < ARBEL_DBG_BASE + ARBEL_DBG_SIZE) {
-        uint32_t old_hold = s->faults.hold_ms;
+        uint32_t old_hold = arbel_fault_get(s, ARBEL_FI_HOLD_MS);
 
         arbel_dbg_write(s, addr - ARBEL_DBG_BASE, val);
-        if (old_hold && !s->faults.hold_ms) {
+        if (old_hold && !arbel_fault_get(s, ARBEL_FI_HOLD_MS)) {
             arbel_hcr_release(s);
         }
         return;
     }
     if (addr >= ARBEL_CLR_INT_BASE &&
         addr < ARBEL_CLR_INT_BASE + ARBEL_CLR_INT_SIZE) {
-        arbel_clr_int_write(s, (addr - ARBEL_CLR_INT_BASE) / 4, val);
+        arbel_irq_clear_write(s, (addr - ARBEL_CLR_INT_BASE) / 4, val);
         return;
     }
     if (addr >= ARBEL_EQ_ARM_BASE &&
@@ -267,7 +170,7 @@ static void arbel_realize(PCIDevice *pdev, Error **errp)
     ERRP_GUARD();
     ArbelState *s = ARBEL_STUB(pdev);
 
-    if (s->num_ports < 1 || s->num_ports > 2) {
+    if (s->props.num_ports < 1 || s->props.num_ports > 2) {
         error_setg(errp, "arbel-stub: ports must be 1 or 2");
         return;
     }
@@ -290,12 +193,12 @@ static void arbel_realize(PCIDevice *pdev, Error **errp)
         }
     }
 
-    if (s->msix && msix_init(pdev, ARBEL_MSIX_VECTORS, &s->bar0, 0,
-                             ARBEL_MSIX_TABLE, &s->bar0, 0, ARBEL_MSIX_PBA,
-                             0, errp)) {
+    if (s->props.msix &&
+        msix_init(pdev, ARBEL_MSIX_VECTORS, &s->bar0, 0, ARBEL_MSIX_TABLE,
+                  &s->bar0, 0, ARBEL_MSIX_PBA, 0, errp)) {
         return;
     }
-    if (s->msix) {
+    if (s->props.msix) {
         unsigned int i;
 
         for (i = 0; i < ARBEL_MSIX_VECTORS; i++) {
@@ -305,15 +208,16 @@ static void arbel_realize(PCIDevice *pdev, Error **errp)
 
     arbel_trace_open(s, errp);
     if (*errp) {
-        if (s->msix) {
+        if (s->props.msix) {
             msix_unuse_all_vectors(pdev);
             msix_uninit(pdev, &s->bar0, &s->bar0);
         }
         return;
     }
-    s->hold_timer = timer_new_ms(QEMU_CLOCK_VIRTUAL, arbel_hold_expired, s);
+    arbel_hcr_init(s);
     arbel_icm_init(s);
-    s->faults = s->faults_prop;
+    arbel_fwmem_init(s);
+    arbel_fault_reset(s);
     arbel_fw_full_reset(s);
 }
 
@@ -322,13 +226,11 @@ static void arbel_exit(PCIDevice *pdev)
     ArbelState *s = ARBEL_STUB(pdev);
 
     arbel_fw_full_reset(s);
-    timer_free(s->hold_timer);
-    s->hold_timer = NULL;
-    g_array_free(s->fa, true);
-    g_array_free(s->aux, true);
-    g_hash_table_destroy(s->icm);
+    arbel_hcr_fini(s);
+    arbel_fwmem_fini(s);
+    arbel_icm_fini(s);
     arbel_trace_close(s);
-    if (s->msix) {
+    if (s->props.msix) {
         msix_unuse_all_vectors(pdev);
         msix_uninit(pdev, &s->bar0, &s->bar0);
     }
@@ -341,7 +243,7 @@ static void arbel_qdev_reset(DeviceState *dev)
 {
     ArbelState *s = ARBEL_STUB(dev);
 
-    s->faults = s->faults_prop;
+    arbel_fault_reset(s);
     arbel_fw_full_reset(s);
 }
 
@@ -352,28 +254,29 @@ static const VMStateDescription arbel_vmstate = {
 };
 
 static Property arbel_properties[] = {
-    DEFINE_PROP_STRING("trace", ArbelState, trace_path),
-    DEFINE_PROP_UINT64("node-guid", ArbelState, node_guid,
+    DEFINE_PROP_STRING("trace", ArbelState, props.trace_path),
+    DEFINE_PROP_UINT64("node-guid", ArbelState, props.node_guid,
                        0x0002c90300a1b2c0ULL),
-    DEFINE_PROP_UINT64("port-guid", ArbelState, port_guid,
+    DEFINE_PROP_UINT64("port-guid", ArbelState, props.port_guid,
                        0x0002c90300a1b2c1ULL),
-    DEFINE_PROP_BOOL("msix", ArbelState, msix, true),
-    DEFINE_PROP_UINT32("fw-pages", ArbelState, fw_pages,
+    DEFINE_PROP_BOOL("msix", ArbelState, props.msix, true),
+    DEFINE_PROP_UINT32("fw-pages", ArbelState, props.fw_pages,
                        ARBEL_FW_PAGES_DEFAULT),
-    DEFINE_PROP_UINT8("ports", ArbelState, num_ports, ARBEL_PORTS_DEFAULT),
-    DEFINE_PROP_UINT32("fail-opcode", ArbelState, faults_prop.fail_opcode, 0),
-    DEFINE_PROP_UINT32("fail-status", ArbelState, faults_prop.fail_status,
+    DEFINE_PROP_UINT8("ports", ArbelState, props.num_ports,
+                      ARBEL_PORTS_DEFAULT),
+    DEFINE_PROP_UINT32("fail-opcode", ArbelState, props.faults.fail_opcode, 0),
+    DEFINE_PROP_UINT32("fail-status", ArbelState, props.faults.fail_status,
                        ST_INTERNAL_ERR),
-    DEFINE_PROP_UINT32("fail-every", ArbelState, faults_prop.fail_every, 0),
-    DEFINE_PROP_UINT32("hold-go-ms", ArbelState, faults_prop.hold_ms, 0),
-    DEFINE_PROP_UINT32("hold-opcode", ArbelState, faults_prop.hold_opcode, 0),
+    DEFINE_PROP_UINT32("fail-every", ArbelState, props.faults.fail_every, 0),
+    DEFINE_PROP_UINT32("hold-go-ms", ArbelState, props.faults.hold_ms, 0),
+    DEFINE_PROP_UINT32("hold-opcode", ArbelState, props.faults.hold_opcode, 0),
     DEFINE_PROP_UINT32("corrupt-opcode", ArbelState,
-                       faults_prop.corrupt_opcode, 0),
+                       props.faults.corrupt_opcode, 0),
     DEFINE_PROP_UINT32("corrupt-offset", ArbelState,
-                       faults_prop.corrupt_offset, 0),
-    DEFINE_PROP_UINT32("corrupt-len", ArbelState, faults_prop.corrupt_len, 1),
+                       props.faults.corrupt_offset, 0),
+    DEFINE_PROP_UINT32("corrupt-len", ArbelState, props.faults.corrupt_len, 1),
     DEFINE_PROP_UINT32("corrupt-every", ArbelState,
-                       faults_prop.corrupt_every, 0),
+                       props.faults.corrupt_every, 0),
     DEFINE_PROP_END_OF_LIST(),
 };
 

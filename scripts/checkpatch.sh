@@ -4,7 +4,9 @@
 # every kernel C file and header of the project, one result per file and
 # tool: any ERROR, WARNING or CHECK from checkpatch and any kernel-doc
 # warning fails.  Then every Documentation/*.rst must parse with docutils
-# (scripts/doc-check.py, its results nested).  KTAP on stdout.
+# (scripts/doc-check.py, its results nested), and arbel-stub's files must
+# call, include and touch state down its layers only (scripts/stub-layers.py,
+# nested too).  KTAP on stdout.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/env.sh"
@@ -45,4 +47,6 @@ for f in "${files[@]}"; do
 	fi
 done
 ktap_subtest "Documentation/*.rst parse with docutils" "$top/scripts/doc-check.py"
+ktap_subtest "qemu/: arbel-stub calls down its layers only" \
+	"$top/scripts/stub-layers.py"
 ktap_finish

@@ -15,7 +15,7 @@
 #define VSD_BOARD_ID		0xd0
 #define VSD_SIG2		0xde
 #define VSD_TOPSPIN		0x5ad
-/* the stub's board ID (qemu/arbel-stub.h), as ibv_devinfo shows it */
+/* the stub's board ID (qemu/arbel-hw.h), as ibv_devinfo shows it */
 #define STUB_BOARD_ID		"ARBEL-STUB-0001"
 
 static uint8_t dev_lim[256];

@@ -2,7 +2,8 @@
 """arbeltest.trace: arbel-stub's command trace, read back.
 
 The lines below are written by hand in the format of arbel_trace_cmd()
-and arbel_trace_xlate() (qemu/arbel-fault.c): "#N NAME op=0x%03x
+(qemu/arbel-trace.c) and the debug window's XLATE line
+(qemu/arbel-dbgwin.c): "#N NAME op=0x%03x
 op_mod=%u in_mod=0x%08x in_param=0x%016x out_param=0x%016x token=0x%04x
 status=0x%02x(NAME)", then " e=1", " out_imm=0x%016x" (status OK only),
 " fault=NOTE", " in[LEN]=HEX", " out[LEN]=HEX" (hex cut after the last

@@ -1,0 +1,127 @@
+/*
+ * arbel-stub: DMA to guest memory and the command mailboxes.
+ *
+ * Every access the device makes to guest memory goes through here and is
+ * refused while the guest has bus mastering off.  A mailbox address must be
+ * non-zero and 4 KiB aligned.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "sysemu/dma.h"
+#include "arbel-state.h"
+#include "arbel-fault.h"
+#include "arbel-dma.h"
+
+/**
+ * arbel_bus_master - whether the guest lets the device master the bus
+ * @s: the device
+ *
+ * Return: true if Bus Master Enable is set in the command register.
+ */
+bool arbel_bus_master(ArbelState *s)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+
+    return pci_get_word(pdev->config + PCI_COMMAND) & PCI_COMMAND_MASTER;
+}
+
+/**
+ * arbel_dma_read - read guest memory
+ * @s: the device
+ * @addr: guest-physical address
+ * @buf: where to
+ * @len: bytes
+ *
+ * Return: MEMTX_OK, or an error (also with bus mastering off).
+ */
+MemTxResult arbel_dma_read(ArbelState *s, uint64_t addr, void *buf,
+                           uint64_t len)
+{
+    if (!arbel_bus_master(s)) {
+        return MEMTX_ERROR;
+    }
+    return pci_dma_read(PCI_DEVICE(s), addr, buf, len);
+}
+
+/**
+ * arbel_dma_write - write guest memory
+ * @s: the device
+ * @addr: guest-physical address
+ * @buf: what
+ * @len: bytes
+ *
+ * Return: MEMTX_OK, or an error (also with bus mastering off).
+ */
+MemTxResult arbel_dma_write(ArbelState *s, uint64_t addr, const void *buf,
+                            uint64_t len)
+{
+    if (!arbel_bus_master(s)) {
+        return MEMTX_ERROR;
+    }
+    return pci_dma_write(PCI_DEVICE(s), addr, buf, len);
+}
+static uint8_t arbel_mbox_check(ArbelState *s, uint64_t addr)
+{
+    if (!addr || (addr & (ARBEL_MBOX_SIZE - 1))) {
+        return ST_BAD_PARAM;
+    }
+    if (!arbel_bus_master(s)) {
+        return ST_INTERNAL_ERR;
+    }
+    return ST_OK;
+}
+
+/**
+ * arbel_inbox_read - the command's inbox (in_param) into @cmd->inbox
+ * @s: the device
+ * @cmd: the command; its inbox copy is kept for the trace
+ * @len: bytes, at most ARBEL_MBOX_SIZE
+ *
+ * Return: a command status.
+ */
+uint8_t arbel_inbox_read(ArbelState *s, ArbelCmd *cmd, uint32_t len)
+{
+    uint8_t st = arbel_mbox_check(s, cmd->in_param);
+
+    if (st) {
+        return st;
+    }
+    assert(len <= ARBEL_MBOX_SIZE);
+    g_free(cmd->inbox);
+    cmd->inbox = g_malloc0(len);
+    cmd->inbox_len = len;
+    if (arbel_dma_read(s, cmd->in_param, cmd->inbox, len) != MEMTX_OK) {
+        return ST_BAD_PARAM;
+    }
+    return ST_OK;
+}
+
+/**
+ * arbel_outbox_write - @buf to the command's outbox (out_param)
+ * @s: the device
+ * @cmd: the command; the outbox copy (after fault injection) is kept
+ * @buf: the answer
+ * @len: bytes, at most ARBEL_MBOX_SIZE
+ *
+ * Return: a command status.
+ */
+uint8_t arbel_outbox_write(ArbelState *s, ArbelCmd *cmd, const void *buf,
+                           uint32_t len)
+{
+    uint8_t st = arbel_mbox_check(s, cmd->out_param);
+
+    if (st) {
+        return st;
+    }
+    assert(len <= ARBEL_MBOX_SIZE);
+    g_free(cmd->outbox);
+    cmd->outbox = g_memdup2(buf, len);
+    cmd->outbox_len = len;
+    arbel_fault_corrupt(s, cmd, cmd->outbox, len);
+    if (arbel_dma_write(s, cmd->out_param, cmd->outbox, len) != MEMTX_OK) {
+        return ST_BAD_PARAM;
+    }
+    return ST_OK;
+}

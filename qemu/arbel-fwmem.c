@@ -1,0 +1,240 @@
+/*
+ * arbel-stub: the memory the firmware is given: firmware area (MAP_FA,
+ * UNMAP_FA), auxiliary ICM (SET_ICM_SIZE, MAP_ICM_AUX, UNMAP_ICM_AUX) and
+ * ICM (MAP_ICM, UNMAP_ICM).  Part of the firmware module (arbel-fw.h);
+ * the ICM translations themselves live in the ICM service (arbel-icm.c).
+ *
+ * Mailbox format of MAP_FA, MAP_ICM_AUX and MAP_ICM: in_mod pairs of
+ * 16 bytes: be64 ICM virtual address (MAP_ICM only; bits 11:0 zero), be64
+ * physical address with log2(size / 4 KiB) in bits 5:0 (bits 11:6 zero).
+ * Each chunk must be aligned (pa, and va for MAP_ICM) to its own size.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/units.h"
+#include "qemu/bswap.h"
+#include "arbel-state.h"
+#include "arbel-trace.h"
+#include "arbel-dma.h"
+#include "arbel-icm.h"
+#include "arbel-fw.h"
+
+#define ARBEL_MAX_PAIRS     (ARBEL_MBOX_SIZE / 16)
+#define ARBEL_MAX_LOG_CHUNK 20      /* 4 GiB */
+
+/**
+ * arbel_fwmem_init - create the firmware area and aux ICM lists
+ * @s: the device
+ */
+void arbel_fwmem_init(ArbelState *s)
+{
+    s->fw.fa = g_array_new(false, true, sizeof(ArbelChunk));
+    s->fw.aux = g_array_new(false, true, sizeof(ArbelChunk));
+}
+
+/**
+ * arbel_fwmem_fini - free what arbel_fwmem_init() created
+ * @s: the device
+ */
+void arbel_fwmem_fini(ArbelState *s)
+{
+    g_array_free(s->fw.fa, true);
+    g_array_free(s->fw.aux, true);
+}
+
+/**
+ * arbel_fwmem_reset - forget the firmware area, aux ICM and ICM size
+ * @s: the device
+ */
+void arbel_fwmem_reset(ArbelState *s)
+{
+    g_array_set_size(s->fw.fa, 0);
+    g_array_set_size(s->fw.aux, 0);
+    s->fw.fa_pages = 0;
+    s->fw.aux_pages = 0;
+    s->fw.icm_size = 0;
+    s->fw.aux_needed = 0;
+}
+
+/* Decode and check the physical half of a pair. */
+static bool arbel_pair_pa(const uint8_t *pair, uint64_t *pa, uint64_t *size)
+{
+    uint64_t raw = ldq_be_p(pair + 8);
+    unsigned int log = raw & 0x3f;
+
+    if (raw & 0xfc0) {
+        return false;               /* reserved bits 11:6 */
+    }
+    if (log > ARBEL_MAX_LOG_CHUNK) {
+        return false;
+    }
+    *size = ARBEL_ICM_PAGE << log;
+    *pa = raw & ~0xfffULL;
+    return !(*pa & (*size - 1));
+}
+
+/* the inbox of a MAP_* command: in_mod (1 .. ARBEL_MAX_PAIRS) 16-byte pairs */
+static uint8_t arbel_pairs_read(ArbelState *s, ArbelCmd *cmd)
+{
+    if (cmd->in_mod == 0 || cmd->in_mod > ARBEL_MAX_PAIRS) {
+        return ST_BAD_PARAM;
+    }
+    return arbel_inbox_read(s, cmd, cmd->in_mod * 16);
+}
+
+static uint8_t arbel_map_chunks(ArbelState *s, ArbelCmd *cmd, GArray *arr,
+                                uint64_t *pages)
+{
+    uint32_t n = cmd->in_mod, i;
+    uint8_t st;
+
+    st = arbel_pairs_read(s, cmd);
+    if (st) {
+        return st;
+    }
+    for (i = 0; i < n; i++) {
+        ArbelChunk c;
+
+        if (!arbel_pair_pa(cmd->inbox + i * 16, &c.pa, &c.size)) {
+            return ST_BAD_PARAM;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        ArbelChunk c = { 0, 0 };
+
+        arbel_pair_pa(cmd->inbox + i * 16, &c.pa, &c.size);
+        g_array_append_val(arr, c);
+        *pages += c.size / ARBEL_ICM_PAGE;
+    }
+    return ST_OK;
+}
+
+uint8_t arbel_cmd_map_fa(ArbelState *s, ArbelCmd *cmd)
+{
+    return arbel_map_chunks(s, cmd, s->fw.fa, &s->fw.fa_pages);
+}
+
+uint8_t arbel_cmd_unmap_fa(ArbelState *s, ArbelCmd *cmd)
+{
+    if (s->fw.aux_pages || arbel_icm_pages(s)) {
+        return ST_BAD_SYS_STATE;    /* unmap ICM and aux ICM first */
+    }
+    g_array_set_size(s->fw.fa, 0);
+    s->fw.fa_pages = 0;
+    s->fw.icm_size = 0;
+    s->fw.aux_needed = 0;
+    s->fw.state = FW_RESET;            /* the firmware stops */
+    return ST_OK;
+}
+
+uint8_t arbel_cmd_set_icm_size(ArbelState *s, ArbelCmd *cmd)
+{
+    uint64_t size = cmd->in_param;
+
+    if (s->fw.aux_pages || arbel_icm_pages(s)) {
+        return ST_BAD_SYS_STATE;    /* ICM already in use */
+    }
+    if (!size || (size & (ARBEL_ICM_PAGE - 1)) || size > ARBEL_MAX_ICM_SIZE) {
+        return ST_BAD_PARAM;
+    }
+    s->fw.icm_size = size;
+    s->fw.aux_needed = MAX(1, DIV_ROUND_UP(size, ARBEL_AUX_ICM_PER_PAGE));
+    cmd->imm = s->fw.aux_needed;
+    cmd->out_imm = true;
+    return ST_OK;
+}
+
+uint8_t arbel_cmd_map_icm_aux(ArbelState *s, ArbelCmd *cmd)
+{
+    if (!s->fw.icm_size) {
+        return ST_BAD_SYS_STATE;    /* SET_ICM_SIZE first */
+    }
+    return arbel_map_chunks(s, cmd, s->fw.aux, &s->fw.aux_pages);
+}
+
+uint8_t arbel_cmd_unmap_icm_aux(ArbelState *s, ArbelCmd *cmd)
+{
+    if (arbel_icm_pages(s)) {
+        return ST_BAD_SYS_STATE;    /* unmap ICM first */
+    }
+    g_array_set_size(s->fw.aux, 0);
+    s->fw.aux_pages = 0;
+    return ST_OK;
+}
+
+uint8_t arbel_cmd_map_icm(ArbelState *s, ArbelCmd *cmd)
+{
+    uint32_t n = cmd->in_mod, i;
+    uint64_t p;
+    uint8_t st;
+
+    if (!s->fw.icm_size) {
+        return ST_BAD_SYS_STATE;    /* SET_ICM_SIZE first */
+    }
+    st = arbel_pairs_read(s, cmd);
+    if (st) {
+        return st;
+    }
+    /* check everything first: a refused command maps nothing */
+    for (i = 0; i < n; i++) {
+        const uint8_t *pair = cmd->inbox + i * 16;
+        uint64_t va = ldq_be_p(pair), pa, size;
+
+        if (!arbel_pair_pa(pair, &pa, &size) || (va & (size - 1)) ||
+            va > ARBEL_MAX_ICM_SIZE - size) {
+            return ST_BAD_PARAM;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        const uint8_t *pair = cmd->inbox + i * 16;
+        uint64_t va = ldq_be_p(pair), pa = 0, size = 0;
+        bool again = false;
+
+        arbel_pair_pa(pair, &pa, &size);
+        if (va >= s->fw.icm_size || size > s->fw.icm_size - va) {
+            /* iPXE maps its doorbell page above the ICM it sized */
+            arbel_unconfirmed(s, "MAP_ICM [0x%" PRIx64 ", +0x%" PRIx64
+                              ") beyond ICM size 0x%" PRIx64, va, size,
+                              s->fw.icm_size);
+        }
+        for (p = 0; p < size; p += ARBEL_ICM_PAGE) {
+            again |= arbel_icm_map_page(s, va + p, pa + p);
+        }
+        if (again) {
+            /* the new translation replaces the old one */
+            arbel_unconfirmed(s, "MAP_ICM [0x%" PRIx64 ", +0x%" PRIx64
+                              ") maps a mapped page again", va, size);
+        }
+    }
+    return ST_OK;
+}
+
+uint8_t arbel_cmd_unmap_icm(ArbelState *s, ArbelCmd *cmd)
+{
+    uint64_t va = cmd->in_param, n = cmd->in_mod, i;
+
+    if (!s->fw.icm_size) {
+        return ST_BAD_SYS_STATE;
+    }
+    if ((va & (ARBEL_ICM_PAGE - 1)) || n == 0 || va >= ARBEL_MAX_ICM_SIZE ||
+        n > (ARBEL_MAX_ICM_SIZE - va) / ARBEL_ICM_PAGE) {
+        return ST_BAD_PARAM;
+    }
+    if (va >= s->fw.icm_size || n > (s->fw.icm_size - va) / ARBEL_ICM_PAGE) {
+        arbel_unconfirmed(s, "UNMAP_ICM [0x%" PRIx64 ", %" PRIu64
+                          " pages) beyond ICM size 0x%" PRIx64, va, n,
+                          s->fw.icm_size);
+    }
+    for (i = 0; i < n; i++) {
+        if (!arbel_icm_mapped(s, va + i * ARBEL_ICM_PAGE, 1)) {
+            return ST_BAD_PARAM;        /* not mapped */
+        }
+    }
+    for (i = 0; i < n; i++) {
+        arbel_icm_unmap_page(s, va + i * ARBEL_ICM_PAGE);
+    }
+    return ST_OK;
+}
+

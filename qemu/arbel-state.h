@@ -1,0 +1,189 @@
+/*
+ * arbel-stub: the device's state, one struct per module.
+ *
+ * ArbelState embeds one struct per module; each is read and written only by
+ * the files of the module named in its comment (scripts/stub-layers.py
+ * checks the "s->member" accesses).  Other modules go through that module's
+ * functions.  "props" holds the device properties: set before realize, read
+ * by anyone, written by no one.  Documentation/arbel-stub.rst, "Layers".
+ *
+ * A base header, like arbel-hw.h: every layer may include it.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef HW_ARBEL_STATE_H
+#define HW_ARBEL_STATE_H
+
+#include "hw/pci/pci.h"
+#include "qemu/timer.h"
+#include "qom/object.h"
+#include "arbel-hw.h"
+
+#define TYPE_ARBEL_STUB "arbel-stub"
+OBJECT_DECLARE_SIMPLE_TYPE(ArbelState, ARBEL_STUB)
+
+/* Fault injection settings (properties and debug window) */
+typedef struct ArbelFaults {
+    uint32_t fail_opcode;   /* 0 = off */
+    uint32_t fail_status;
+    uint32_t fail_every;    /* 0 = next matching command only */
+    uint32_t fail_seen;     /* matching commands seen */
+    uint32_t failed;        /* failures injected so far */
+    uint32_t hold_ms;       /* 0 = off; UINT32_MAX = until released */
+    uint32_t hold_opcode;   /* 0 = any */
+    uint32_t corrupt_opcode;/* 0 = off */
+    uint32_t corrupt_offset;
+    uint32_t corrupt_len;
+    uint32_t corrupt_every; /* 0 = next matching command only */
+    uint32_t corrupt_seen;
+    uint32_t corrupted;
+} ArbelFaults;
+
+/* Device properties (arbel-pci.c defines them); read-only after realize */
+typedef struct ArbelProps {
+    char *trace_path;
+    uint64_t node_guid;
+    uint64_t port_guid;
+    uint32_t fw_pages;
+    uint8_t num_ports;      /* 1 or 2 */
+    bool msix;              /* MSI-X capability present */
+    ArbelFaults faults;     /* fault injection armed at reset */
+} ArbelProps;
+
+/* arbel-trace.c: the command trace */
+typedef struct ArbelTrace {
+    FILE *f;
+    uint64_t seq;
+} ArbelTrace;
+
+/* arbel-irq.c: interrupt raising */
+typedef struct ArbelIrq {
+    uint64_t int_pending;   /* INTx pins raised, not yet cleared */
+} ArbelIrq;
+
+/* The ICM tables INIT_HCA describes (arbel-fw.c reads them) */
+typedef enum ArbelTableId {
+    ARBEL_TBL_QPC, ARBEL_TBL_EEC, ARBEL_TBL_SRQC, ARBEL_TBL_CQC,
+    ARBEL_TBL_EQPC, ARBEL_TBL_EEEC, ARBEL_TBL_EQC, ARBEL_TBL_RDB,
+    ARBEL_TBL_MC, ARBEL_TBL_MPT, ARBEL_TBL_MTT, ARBEL_TBL_UAR_SCR,
+    ARBEL_TBL_UARC, ARBEL_TBL_NR,
+} ArbelTableId;
+
+typedef struct ArbelTable {
+    uint64_t base;          /* ICM virtual address */
+    uint64_t size;          /* bytes; 0: INIT_HCA does not say */
+    uint32_t log_num;       /* log2 of the objects, where INIT_HCA has it */
+} ArbelTable;
+
+/* arbel-icm.c: ICM address translation and the table layout */
+typedef struct ArbelIcm {
+    GHashTable *pages;      /* ICM page number -> guest PA */
+    ArbelTable tbl[ARBEL_TBL_NR];   /* every table, as INIT_HCA set it */
+} ArbelIcm;
+
+/* arbel-tpt.c, arbel-xlate.c: MPT/MTT tables and the translation engine */
+typedef struct ArbelTpt {
+    uint64_t mpt_base;
+    uint32_t log_mpt_sz;
+    uint64_t mtt_base;
+    uint64_t mtt_end;       /* end of the MTT area (exclusive) */
+    unsigned long *hw_mpt;  /* bitmap: slots made HW-owned by SW2HW_MPT */
+} ArbelTpt;
+
+/* One request to the translation engine (arbel_xlate_rw) */
+typedef struct ArbelXlReq {
+    uint32_t key;
+    uint32_t access;        /* ARBEL_XL_ACC_* */
+    uint64_t va;
+    uint64_t len;
+    bool to_region;         /* write the region (else read it) */
+    bool check_only;        /* translate, move nothing */
+    uint32_t index;         /* out: MPT slot */
+    uint64_t pa;            /* out: PA of the first byte */
+} ArbelXlReq;
+
+/* An event queue as the firmware tracks it (its context lives in ICM) */
+typedef struct ArbelEq {
+    bool hw;                /* SW2HW_EQ done, HW2SW_EQ not yet */
+    bool armed;             /* next EQE raises the interrupt */
+    uint8_t status;         /* 0 OK, 9 overflow, 0xa write failure */
+    uint32_t lkey;          /* of the EQ buffer's region */
+    uint64_t start;         /* virtual address of the buffer */
+    uint32_t log_size;      /* log2 of the number of EQEs */
+    uint8_t intr;           /* INTx pin (< 128) or 128 + MSI-X vector */
+    uint32_t prod;          /* producer index */
+    uint32_t cons;          /* consumer index (set-CI doorbell) */
+    uint32_t posted;        /* EQEs written, for the trace */
+} ArbelEq;
+
+/* arbel-eq.c: event queues */
+typedef struct ArbelEqs {
+    ArbelEq eq[ARBEL_MAX_EQS];
+    int8_t ev_eq[64];       /* event type -> EQ number, -1 = not mapped */
+} ArbelEqs;
+
+/* A contiguous guest-physical chunk (FA / aux memory) */
+typedef struct ArbelChunk {
+    uint64_t pa;
+    uint64_t size;
+} ArbelChunk;
+
+/* arbel-fw.c, arbel-fwmem.c: firmware state and the memory it was given */
+typedef struct ArbelFw {
+    ArbelFwState state;
+    GArray *fa;             /* ArbelChunk */
+    GArray *aux;            /* ArbelChunk */
+    uint64_t fa_pages;
+    uint64_t aux_pages;
+    uint64_t icm_size;      /* 0 = SET_ICM_SIZE not done */
+    uint64_t aux_needed;
+} ArbelFw;
+
+/* arbel-cmd.c: command dispatch */
+typedef struct ArbelDispatch {
+    uint32_t cmd_count;
+} ArbelDispatch;
+
+/* arbel-hcr.c: the HCR and its completion model */
+typedef struct ArbelHcr {
+    uint32_t reg[7];
+    bool busy;
+    ArbelCmd pending;
+    QEMUTimer *hold_timer;
+} ArbelHcr;
+
+/* arbel-dbgwin.c: the debug window's translation request */
+typedef struct ArbelDbg {
+    uint32_t xl_key;
+    uint32_t xl_access;
+    uint64_t xl_va;
+    uint32_t xl_len;
+    uint32_t xl_dir;
+    uint64_t xl_buf;
+    uint32_t xl_result;
+    uint64_t xl_pa;
+    uint32_t xl_index;
+    uint32_t xl_count;
+} ArbelDbg;
+
+struct ArbelState {
+    PCIDevice parent_obj;
+
+    MemoryRegion bar0;      /* arbel-pci.c */
+    MemoryRegion bar2;      /* arbel-pci.c */
+
+    ArbelProps props;
+    ArbelTrace trace;
+    ArbelFaults faults;
+    ArbelIrq irq;
+    ArbelIcm icm;
+    ArbelTpt tpt;
+    ArbelEqs eqs;
+    ArbelFw fw;
+    ArbelDispatch disp;
+    ArbelHcr hcr;
+    ArbelDbg dbg;
+};
+
+#endif

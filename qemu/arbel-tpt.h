@@ -1,0 +1,33 @@
+/*
+ * arbel-stub: the translation and protection tables (arbel-tpt.c) and the
+ * translation engine over them (arbel-xlate.c), a shared service.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef HW_ARBEL_TPT_H
+#define HW_ARBEL_TPT_H
+
+#include "arbel-state.h"
+
+/* arbel-tpt.c: where the tables are, which MPT slots hardware owns */
+void arbel_tpt_init(ArbelState *s, uint64_t mpt_base, uint32_t log_mpt_sz,
+                    uint64_t mtt_base, uint64_t mtt_end);
+void arbel_tpt_reset(ArbelState *s);
+bool arbel_tpt_active(ArbelState *s);
+uint32_t arbel_tpt_log_mpt(ArbelState *s);
+uint64_t arbel_tpt_mpt_base(ArbelState *s);
+uint64_t arbel_tpt_mtt_base(ArbelState *s);
+uint64_t arbel_tpt_mtt_end(ArbelState *s);
+uint64_t arbel_mpt_addr(ArbelState *s, uint32_t index);
+uint64_t arbel_mtt_rsvd_end(ArbelState *s);
+bool arbel_mtt_range_ok(ArbelState *s, uint64_t va, uint64_t len);
+bool arbel_mpt_hw_owned(ArbelState *s, uint32_t index, uint32_t dword0);
+void arbel_mpt_set_hw(ArbelState *s, uint32_t index, bool hw);
+uint32_t arbel_mpt_hw_count(ArbelState *s);
+void arbel_mpt_drop_all(ArbelState *s);
+
+/* arbel-xlate.c: the walk key -> MPT -> MTT -> guest memory */
+uint32_t arbel_xlate_rw(ArbelState *s, ArbelXlReq *req, void *buf);
+
+#endif

@@ -21,6 +21,7 @@
 #include "arbel-eq.h"
 #include "arbel-mad.h"
 #include "arbel-mpt.h"
+#include "arbel-objects.h"
 #include "arbel-fw.h"
 #include "arbel-cmd.h"
 
@@ -38,12 +39,6 @@ typedef struct ArbelCmdDesc {
     ArbelCmdHandler handler;
 } ArbelCmdDesc;
 
-static uint8_t arbel_cmd_ib_port(ArbelState *s, ArbelCmd *cmd)
-{
-    /* INIT_IB / CLOSE_IB: accepted for port 1 or 2, nothing else to do */
-    return (cmd->in_mod == 1 || cmd->in_mod == 2) ? ST_OK : ST_BAD_PARAM;
-}
-
 static const ArbelCmdDesc arbel_cmds[] = {
     { OP_SYS_EN, "SYS_EN", 0, NULL },
     { OP_SYS_DIS, "SYS_DIS", 0, NULL },
@@ -53,8 +48,9 @@ static const ArbelCmdDesc arbel_cmds[] = {
     { OP_QUERY_ADAPTER, "QUERY_ADAPTER", S_U | S_H, arbel_cmd_query_adapter },
     { OP_INIT_HCA, "INIT_HCA", S_U, arbel_cmd_init_hca },
     { OP_CLOSE_HCA, "CLOSE_HCA", S_H, arbel_cmd_close_hca },
-    { OP_INIT_IB, "INIT_IB", S_H, arbel_cmd_ib_port },
-    { OP_CLOSE_IB, "CLOSE_IB", S_H, arbel_cmd_ib_port },
+    { OP_INIT_IB, "INIT_IB", S_H, arbel_cmd_init_ib },
+    { OP_CLOSE_IB, "CLOSE_IB", S_H, arbel_cmd_close_ib },
+    { OP_SET_IB, "SET_IB", S_H, arbel_cmd_set_ib },
     { OP_SW2HW_MPT, "SW2HW_MPT", S_H, arbel_cmd_sw2hw_mpt },
     { OP_QUERY_MPT, "QUERY_MPT", S_H, arbel_cmd_query_mpt },
     { OP_HW2SW_MPT, "HW2SW_MPT", S_H, arbel_cmd_hw2sw_mpt },
@@ -64,7 +60,27 @@ static const ArbelCmdDesc arbel_cmds[] = {
     { OP_SW2HW_EQ, "SW2HW_EQ", S_H, arbel_cmd_sw2hw_eq },
     { OP_HW2SW_EQ, "HW2SW_EQ", S_H, arbel_cmd_hw2sw_eq },
     { OP_QUERY_EQ, "QUERY_EQ", S_H, arbel_cmd_query_eq },
-    { OP_CONF_SPECIAL_QP, "CONF_SPECIAL_QP", 0, NULL },
+    { OP_SW2HW_CQ, "SW2HW_CQ", S_H, arbel_cmd_sw2hw_cq },
+    { OP_HW2SW_CQ, "HW2SW_CQ", S_H, arbel_cmd_hw2sw_cq },
+    { OP_QUERY_CQ, "QUERY_CQ", S_H, arbel_cmd_query_cq },
+    { OP_RESIZE_CQ, "RESIZE_CQ", S_H, arbel_cmd_resize_cq },
+    { OP_SW2HW_SRQ, "SW2HW_SRQ", S_H, arbel_cmd_sw2hw_srq },
+    { OP_HW2SW_SRQ, "HW2SW_SRQ", S_H, arbel_cmd_hw2sw_srq },
+    { OP_QUERY_SRQ, "QUERY_SRQ", S_H, arbel_cmd_query_srq },
+    { OP_ARM_SRQ, "ARM_SRQ", S_H, arbel_cmd_arm_srq },
+    { OP_RST2INIT_QPEE, "RST2INIT_QPEE", S_H, arbel_cmd_modify_qp },
+    { OP_INIT2INIT_QPEE, "INIT2INIT_QPEE", S_H, arbel_cmd_modify_qp },
+    { OP_INIT2RTR_QPEE, "INIT2RTR_QPEE", S_H, arbel_cmd_modify_qp },
+    { OP_RTR2RTS_QPEE, "RTR2RTS_QPEE", S_H, arbel_cmd_modify_qp },
+    { OP_RTS2RTS_QPEE, "RTS2RTS_QPEE", S_H, arbel_cmd_modify_qp },
+    { OP_SQERR2RTS_QPEE, "SQERR2RTS_QPEE", S_H, arbel_cmd_modify_qp },
+    { OP_2ERR_QPEE, "2ERR_QPEE", S_H, arbel_cmd_modify_qp },
+    { OP_RTS2SQD_QPEE, "RTS2SQD_QPEE", S_H, arbel_cmd_modify_qp },
+    { OP_SQD2SQD_QPEE, "SQD2SQD_QPEE", S_H, arbel_cmd_modify_qp },
+    { OP_SQD2RTS_QPEE, "SQD2RTS_QPEE", S_H, arbel_cmd_modify_qp },
+    { OP_ERR2RST_QPEE, "ERR2RST_QPEE", S_H, arbel_cmd_modify_qp },
+    { OP_QUERY_QPEE, "QUERY_QPEE", S_H, arbel_cmd_query_qp },
+    { OP_CONF_SPECIAL_QP, "CONF_SPECIAL_QP", S_H, arbel_cmd_conf_special_qp },
     { OP_MAD_IFC, "MAD_IFC", S_H, arbel_cmd_mad_ifc },
     { OP_SYNC_TPT, "SYNC_TPT", S_H, arbel_cmd_sync_tpt },
     { OP_NOP, "NOP", S_U | S_H, arbel_cmd_nop },

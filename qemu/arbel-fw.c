@@ -23,7 +23,28 @@
 #include "arbel-icm.h"
 #include "arbel-tpt.h"
 #include "arbel-eq.h"
+#include "arbel-objects.h"
 #include "arbel-fw.h"
+
+/* CQs, SRQs, QPs back to software, ports down (CLOSE_HCA, reset) */
+static void arbel_objects_reset(ArbelState *s)
+{
+    arbel_cq_reset(s);
+    arbel_srq_reset(s);
+    arbel_qp_reset(s);
+    arbel_ib_reset(s);
+}
+
+/**
+ * arbel_fw_fini - free what the firmware's objects hold (device exit)
+ * @s: the device
+ */
+void arbel_fw_fini(ArbelState *s)
+{
+    arbel_cq_fini(s);
+    arbel_srq_fini(s);
+    arbel_qp_fini(s);
+}
 
 /**
  * arbel_fw_reset - the firmware stops; everything it was given is dropped
@@ -34,6 +55,7 @@ void arbel_fw_reset(ArbelState *s)
     arbel_fwmem_reset(s);
     arbel_icm_reset(s);
     arbel_tpt_reset(s);
+    arbel_objects_reset(s);
     s->fw.state = FW_RESET;
 }
 
@@ -389,6 +411,7 @@ uint8_t arbel_cmd_close_hca(ArbelState *s, ArbelCmd *cmd)
     }
     arbel_mpt_drop_all(s);
     arbel_eq_reset(s);
+    arbel_objects_reset(s);
     s->fw.state = FW_RUNNING;
     return ST_OK;
 }

@@ -12,6 +12,7 @@
 
 /* arbel-fw.c */
 void arbel_fw_reset(ArbelState *s);
+void arbel_fw_fini(ArbelState *s);
 ArbelFwState arbel_fw_state(ArbelState *s);
 uint64_t arbel_fw_fa_pages(ArbelState *s);
 uint64_t arbel_fw_aux_pages(ArbelState *s);

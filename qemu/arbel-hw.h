@@ -50,6 +50,14 @@ typedef struct ArbelState ArbelState;
 #define ARBEL_EV_CMD            0x0a    /* command completion event type */
 #define ARBEL_EQ_INTR_MSIX      128     /* EQC intr >= 128: MSI-X vector */
 
+/* CQ, SRQ, QP contexts (mailbox and ICM) */
+#define ARBEL_CQC_SIZE          0x40
+#define ARBEL_SRQC_SIZE         0x20    /* = QUERY_DEV_LIM SRQC entry size */
+#define ARBEL_QPC_SIZE          0x100   /* QP/EE context, after 8 bytes of */
+#define ARBEL_QP_PARAM_HDR      0x08    /* opt_param_mask and a reserved dword */
+#define ARBEL_EV_PORT_CHANGE    0x09    /* port state change event type */
+#define ARBEL_PORT_SUB_ACTIVE   0x04    /* ... subtype: the port is active */
+
 /* HCR dword 6 */
 #define HCR_OPCODE_MASK         0xfff
 #define HCR_OPMOD_SHIFT         12
@@ -71,6 +79,7 @@ enum {
     ST_BAD_RES_STATE    = 0x09,
     ST_BAD_INDEX        = 0x0a,
     ST_BAD_NVMEM        = 0x0b,
+    ST_BAD_QPEE_STATE   = 0x10,
     ST_BAD_SEG_PARAM    = 0x20,
     ST_REG_BOUND        = 0x21,
     ST_LAM_NOT_PRE      = 0x22,
@@ -99,10 +108,31 @@ enum {
     OP_SW2HW_EQ         = 0x013,
     OP_HW2SW_EQ         = 0x014,
     OP_QUERY_EQ         = 0x015,
+    OP_SET_IB           = 0x00c,
+    OP_SW2HW_CQ         = 0x016,
+    OP_HW2SW_CQ         = 0x017,
+    OP_QUERY_CQ         = 0x018,
+    OP_RST2INIT_QPEE    = 0x019,
+    OP_INIT2RTR_QPEE    = 0x01a,
+    OP_RTR2RTS_QPEE     = 0x01b,
+    OP_RTS2RTS_QPEE     = 0x01c,
+    OP_SQERR2RTS_QPEE   = 0x01d,
+    OP_2ERR_QPEE        = 0x01e,
+    OP_RTS2SQD_QPEE     = 0x01f,
+    OP_SQD2RTS_QPEE     = 0x020,
+    OP_ERR2RST_QPEE     = 0x021,
+    OP_QUERY_QPEE       = 0x022,
     OP_CONF_SPECIAL_QP  = 0x023,
     OP_MAD_IFC          = 0x024,
+    OP_RESIZE_CQ        = 0x02c,
+    OP_INIT2INIT_QPEE   = 0x02d,
     OP_SYNC_TPT         = 0x02f,
     OP_NOP              = 0x031,
+    OP_SW2HW_SRQ        = 0x035,
+    OP_HW2SW_SRQ        = 0x036,
+    OP_QUERY_SRQ        = 0x037,
+    OP_SQD2SQD_QPEE     = 0x038,
+    OP_ARM_SRQ          = 0x040,
     OP_RUN_FW           = 0xff6,
     OP_DISABLE_LAM      = 0xff7,
     OP_ENABLE_LAM       = 0xff8,

@@ -202,3 +202,26 @@ const ArbelTable *arbel_icm_table(ArbelState *s, ArbelTableId id)
 {
     return &s->icm.tbl[id];
 }
+
+/**
+ * arbel_icm_slot - where object @num of table @id has its context
+ * @s: the device
+ * @id: the table (one INIT_HCA gave a log2 count for)
+ * @num: the object number
+ * @entry: the context size in bytes
+ * @va: receives the ICM address of the context
+ *
+ * Return: ST_OK; ST_BAD_INDEX if @num is past the 2^log_num objects of the
+ * table; ST_BAD_RESOURCE if the context's ICM is not mapped.
+ */
+uint8_t arbel_icm_slot(ArbelState *s, ArbelTableId id, uint32_t num,
+                       uint32_t entry, uint64_t *va)
+{
+    const ArbelTable *t = &s->icm.tbl[id];
+
+    if (t->log_num >= 32 || num >= (1ull << t->log_num)) {
+        return ST_BAD_INDEX;
+    }
+    *va = t->base + (uint64_t)num * entry;
+    return arbel_icm_mapped(s, *va, entry) ? ST_OK : ST_BAD_RESOURCE;
+}

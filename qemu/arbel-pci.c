@@ -226,6 +226,7 @@ static void arbel_exit(PCIDevice *pdev)
     ArbelState *s = ARBEL_STUB(pdev);
 
     arbel_fw_full_reset(s);
+    arbel_fw_fini(s);
     arbel_hcr_fini(s);
     arbel_fwmem_fini(s);
     arbel_icm_fini(s);

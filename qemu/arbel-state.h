@@ -140,6 +140,29 @@ typedef struct ArbelFw {
     uint64_t aux_needed;
 } ArbelFw;
 
+/* arbel-cq.c: completion queues (their contexts live in ICM) */
+typedef struct ArbelCqs {
+    GHashTable *hw;         /* cqn -> 1: SW2HW_CQ done, HW2SW_CQ not yet */
+} ArbelCqs;
+
+/* arbel-srq.c: shared receive queues (their contexts live in ICM) */
+typedef struct ArbelSrqs {
+    GHashTable *hw;         /* srqn -> limit + 1 (ARM_SRQ), owned by HW */
+} ArbelSrqs;
+
+/* arbel-qp.c: QP (and EE) states and the special QPs */
+typedef struct ArbelQps {
+    GHashTable *state;      /* qpn | is_ee << 24 -> ARBEL_QPS_*; absent: RST */
+    uint32_t special[4];    /* CONF_SPECIAL_QP base by op_mod, 0 = none */
+} ArbelQps;
+
+/* arbel-ib.c: the IB ports (INIT_IB / CLOSE_IB / SET_IB) */
+typedef struct ArbelPorts {
+    bool up[3];             /* [port]: INIT_IB done, CLOSE_IB not yet */
+    uint32_t cap_mask[3];   /* [port]: SET_IB capability mask */
+    uint32_t inits;         /* INIT_IB commands accepted, for the trace */
+} ArbelPorts;
+
 /* arbel-cmd.c: command dispatch */
 typedef struct ArbelDispatch {
     uint32_t cmd_count;
@@ -180,6 +203,10 @@ struct ArbelState {
     ArbelIcm icm;
     ArbelTpt tpt;
     ArbelEqs eqs;
+    ArbelCqs cqs;
+    ArbelSrqs srqs;
+    ArbelQps qps;
+    ArbelPorts ports;
     ArbelFw fw;
     ArbelDispatch disp;
     ArbelHcr hcr;

@@ -29,6 +29,7 @@
 #include "arbel-mpt.h"
 #include "arbel-eq.h"
 #include "arbel-mad.h"
+#include "arbel-objects.h"
 #include "arbel-fw.h"
 #include "arbel-cmd.h"
 #include "arbel-hcr.h"

@@ -78,7 +78,7 @@ OWNERS = {
     'parent_obj': 'pci', 'bar0': 'pci', 'bar2': 'pci', 'props': None,
     'trace': 'trace', 'faults': 'fault', 'irq': 'irq', 'icm': 'icm',
     'tpt': 'tpt', 'eqs': 'eq', 'fw': 'fw', 'disp': 'cmd', 'hcr': 'hcr',
-    'dbg': 'dbgwin',
+    'dbg': 'dbgwin', 'cqs': 'cq', 'srqs': 'srq', 'qps': 'qp', 'ports': 'ib',
 }
 
 

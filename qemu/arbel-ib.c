@@ -1,0 +1,145 @@
+/*
+ * arbel-stub: the IB ports: INIT_IB, CLOSE_IB, SET_IB.
+ *
+ * INIT_IB (in_mod: port 1 .. ports; inbox 56 bytes: VL cap 7:4, port width
+ * 11:8, MTU cap 15:12 of dword 0, max GIDs be16 at 0x06, max P_Keys be16
+ * at 0x0a) brings the port up; the firmware then reports a port state
+ * change (event type 0x09, subtype 0x04 "active", the port in bits 29:28 of
+ * EQE dword 3) on the EQ that MAP_EQ routed type 0x09 to, if any
+ * (mthca_eq.c port_change).  CLOSE_IB takes it down again (mthca closes
+ * every port at removal, up or not).  SET_IB keeps the port's capability
+ * mask.  Capabilities above QUERY_DEV_LIM's are logged, not refused: no
+ * source states the refusal.  Documentation/arbel-stub.rst "Queue objects".
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/bswap.h"
+#include "arbel-state.h"
+#include "arbel-trace.h"
+#include "arbel-dma.h"
+#include "arbel-eq.h"
+#include "arbel-objects.h"
+
+#define INIT_IB_IN_SIZE         56
+#define INIT_IB_MAX_GID         0x06
+#define INIT_IB_MAX_PKEY        0x0a
+#define SET_IB_IN_SIZE          0x40
+#define SET_IB_CAP_MASK         0x04
+#define EV_PORT_DATA            0x08    /* dword 3 of the EQE: port 29:28 */
+#define EV_PORT_SHIFT           28
+
+/**
+ * arbel_ib_reset - every port down
+ * @s: the device
+ */
+void arbel_ib_reset(ArbelState *s)
+{
+    memset(&s->ports, 0, sizeof(s->ports));
+}
+
+/**
+ * arbel_ib_port_up - whether INIT_IB brought @port up
+ * @s: the device
+ * @port: 1 .. ports
+ *
+ * Return: true between INIT_IB and CLOSE_IB.
+ */
+bool arbel_ib_port_up(ArbelState *s, unsigned int port)
+{
+    return port < ARRAY_SIZE(s->ports.up) && s->ports.up[port];
+}
+
+static bool arbel_ib_port_ok(ArbelState *s, uint32_t port)
+{
+    return port >= 1 && port <= s->props.num_ports;
+}
+
+/* capabilities the driver asks for above what QUERY_DEV_LIM reported */
+static void arbel_ib_check_caps(ArbelState *s, const uint8_t *in)
+{
+    uint32_t flags = ldl_be_p(in);
+    unsigned int vl = (flags >> 4) & 0xf, width = (flags >> 8) & 0xf;
+    unsigned int mtu = (flags >> 12) & 0xf;
+
+    if (vl > ARBEL_VL_CAP || width & ~ARBEL_PORT_WIDTH_CAP ||
+        mtu > ARBEL_IB_MTU_2048 ||
+        lduw_be_p(in + INIT_IB_MAX_GID) > (1u << ARBEL_LOG_NUM_GIDS) ||
+        lduw_be_p(in + INIT_IB_MAX_PKEY) > (1u << ARBEL_LOG_NUM_PKEYS)) {
+        arbel_unconfirmed(s, "INIT_IB caps above QUERY_DEV_LIM: vl %u "
+                          "width 0x%x mtu %u gids %u pkeys %u", vl, width,
+                          mtu, lduw_be_p(in + INIT_IB_MAX_GID),
+                          lduw_be_p(in + INIT_IB_MAX_PKEY));
+    }
+}
+
+/**
+ * arbel_cmd_init_ib - INIT_IB: bring port in_mod up
+ * @s: the device
+ * @cmd: the command (inbox: the port's parameters)
+ *
+ * Return: a command status.
+ */
+uint8_t arbel_cmd_init_ib(ArbelState *s, ArbelCmd *cmd)
+{
+    uint8_t d[24] = { 0 };
+    uint32_t port = cmd->in_mod;
+    uint8_t st;
+
+    if (!arbel_ib_port_ok(s, port)) {
+        return ST_BAD_PARAM;
+    }
+    st = arbel_inbox_read(s, cmd, INIT_IB_IN_SIZE);
+    if (st) {
+        return st;
+    }
+    arbel_ib_check_caps(s, cmd->inbox);
+    s->ports.inits++;
+    if (s->ports.up[port]) {
+        arbel_unconfirmed(s, "INIT_IB of port %u, already up", port);
+        return ST_OK;
+    }
+    s->ports.up[port] = true;
+    stl_be_p(d + EV_PORT_DATA, port << EV_PORT_SHIFT);
+    arbel_eq_post_event(s, ARBEL_EV_PORT_CHANGE, ARBEL_PORT_SUB_ACTIVE, d);
+    return ST_OK;
+}
+
+/**
+ * arbel_cmd_close_ib - CLOSE_IB: take port in_mod down
+ * @s: the device
+ * @cmd: the command
+ *
+ * Return: a command status.
+ */
+uint8_t arbel_cmd_close_ib(ArbelState *s, ArbelCmd *cmd)
+{
+    if (!arbel_ib_port_ok(s, cmd->in_mod)) {
+        return ST_BAD_PARAM;
+    }
+    s->ports.up[cmd->in_mod] = false;
+    return ST_OK;
+}
+
+/**
+ * arbel_cmd_set_ib - SET_IB: the capability mask of port in_mod
+ * @s: the device
+ * @cmd: the command (inbox: flags, capability mask at 0x04)
+ *
+ * Return: a command status.
+ */
+uint8_t arbel_cmd_set_ib(ArbelState *s, ArbelCmd *cmd)
+{
+    uint8_t st;
+
+    if (!arbel_ib_port_ok(s, cmd->in_mod)) {
+        return ST_BAD_PARAM;
+    }
+    st = arbel_inbox_read(s, cmd, SET_IB_IN_SIZE);
+    if (st) {
+        return st;
+    }
+    s->ports.cap_mask[cmd->in_mod] = ldl_be_p(cmd->inbox + SET_IB_CAP_MASK);
+    return ST_OK;
+}

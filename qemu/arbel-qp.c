@@ -1,0 +1,268 @@
+/*
+ * arbel-stub: QP (and EE) contexts as firmware objects: the state
+ * transitions, QUERY_QPEE and CONF_SPECIAL_QP (no data path).
+ *
+ * A QP's context (0x100 bytes) lives in ICM at the QPC base + qpn * 0x100,
+ * an EE's at the EEC base (INIT_HCA gives the bases and log2 counts).  A
+ * transition command's mailbox holds the optional-parameter mask (dword 0),
+ * a reserved dword and the context; the firmware writes the context into
+ * ICM with the new state in bits 31:28 of its first dword.  The firmware
+ * keeps each QP's state itself (ArbelQps; a QP it never saw is in RST),
+ * and refuses a transition whose source state is not the current one with
+ * status 0x10 (bad QP/EE state).  Which transition runs from which state:
+ * mthca_cmd.c mthca_MODIFY_QP (its op[cur][next] table); ERR2RST and 2ERR
+ * run from any state.  in_mod: qpn in bits 23:0, bit 24 set for an EE,
+ * bit 31 the SQ-drained event request of RTS2SQD.  Documentation/
+ * arbel-stub.rst "Queue objects".
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/bswap.h"
+#include "arbel-state.h"
+#include "arbel-trace.h"
+#include "arbel-dma.h"
+#include "arbel-icm.h"
+#include "arbel-objects.h"
+
+#define QP_NUM_MASK             0xffffffu
+#define QP_IS_EE                BIT(24)
+#define QP_SQD_EVENT            BIT(31)
+#define QPC_STATE_SHIFT         28
+#define QPS_ANY                 0x7f    /* every state, RST .. ERR */
+#define QPS(x)                  (1u << ARBEL_QPS_##x)
+#define ERR2RST_OUTBOX          2       /* op_mod: write the outbox */
+#define ERR2RST_NO_OUTBOX       3       /* op_mod: do not */
+
+typedef struct ArbelQpMove {
+    uint16_t opcode;
+    uint8_t from;           /* states it runs from, a mask */
+    uint8_t to;
+    bool inbox;             /* takes a context in its mailbox */
+} ArbelQpMove;
+
+static const ArbelQpMove arbel_qp_moves[] = {
+    { OP_RST2INIT_QPEE, QPS(RST), ARBEL_QPS_INIT, true },
+    { OP_INIT2INIT_QPEE, QPS(INIT), ARBEL_QPS_INIT, true },
+    { OP_INIT2RTR_QPEE, QPS(INIT), ARBEL_QPS_RTR, true },
+    { OP_RTR2RTS_QPEE, QPS(RTR), ARBEL_QPS_RTS, true },
+    { OP_RTS2RTS_QPEE, QPS(RTS), ARBEL_QPS_RTS, true },
+    { OP_SQERR2RTS_QPEE, QPS(SQE), ARBEL_QPS_RTS, true },
+    { OP_2ERR_QPEE, QPS_ANY, ARBEL_QPS_ERR, false },
+    { OP_RTS2SQD_QPEE, QPS(RTS), ARBEL_QPS_SQD, false },
+    { OP_SQD2SQD_QPEE, QPS(SQD), ARBEL_QPS_SQD, true },
+    { OP_SQD2RTS_QPEE, QPS(SQD), ARBEL_QPS_RTS, true },
+    { OP_ERR2RST_QPEE, QPS_ANY, ARBEL_QPS_RST, false },
+};
+
+/**
+ * arbel_qp_reset - every QP and EE back to RST, no special QPs
+ * @s: the device
+ */
+void arbel_qp_reset(ArbelState *s)
+{
+    if (!s->qps.state) {
+        s->qps.state = g_hash_table_new(g_direct_hash, g_direct_equal);
+    }
+    g_hash_table_remove_all(s->qps.state);
+    memset(s->qps.special, 0, sizeof(s->qps.special));
+}
+
+/**
+ * arbel_qp_fini - free what the QP module holds
+ * @s: the device
+ */
+void arbel_qp_fini(ArbelState *s)
+{
+    if (s->qps.state) {
+        g_hash_table_destroy(s->qps.state);
+        s->qps.state = NULL;
+    }
+}
+
+static unsigned int arbel_qp_state(ArbelState *s, uint32_t key)
+{
+    return GPOINTER_TO_UINT(g_hash_table_lookup(s->qps.state,
+                                                GUINT_TO_POINTER(key)));
+}
+
+static void arbel_qp_set_state(ArbelState *s, uint32_t key, unsigned int st)
+{
+    if (st == ARBEL_QPS_RST) {
+        g_hash_table_remove(s->qps.state, GUINT_TO_POINTER(key));
+    } else {
+        g_hash_table_insert(s->qps.state, GUINT_TO_POINTER(key),
+                            GUINT_TO_POINTER(st));
+    }
+}
+
+/* the QP or EE of in_mod: its state key and ICM context address */
+static uint8_t arbel_qp_slot(ArbelState *s, ArbelCmd *cmd, uint32_t *key,
+                             uint64_t *va)
+{
+    bool ee = cmd->in_mod & QP_IS_EE;
+
+    *key = cmd->in_mod & (QP_NUM_MASK | QP_IS_EE);
+    return arbel_icm_slot(s, ee ? ARBEL_TBL_EEC : ARBEL_TBL_QPC,
+                          cmd->in_mod & QP_NUM_MASK, ARBEL_QPC_SIZE, va);
+}
+
+static void arbel_qpc_set_state(uint8_t *ctx, unsigned int st)
+{
+    uint32_t flags = ldl_be_p(ctx);
+
+    flags &= ~(0xfu << QPC_STATE_SHIFT);
+    stl_be_p(ctx, flags | st << QPC_STATE_SHIFT);
+}
+
+/* ERR2RST: the context before the reset to the outbox when op_mod says so */
+static uint8_t arbel_qp_to_rst(ArbelState *s, ArbelCmd *cmd, uint8_t *ctx)
+{
+    uint8_t out[ARBEL_QP_PARAM_HDR + ARBEL_QPC_SIZE] = { 0 };
+
+    if (cmd->op_mod > ERR2RST_NO_OUTBOX) {
+        return ST_BAD_OP;
+    }
+    if (cmd->op_mod != ERR2RST_OUTBOX) {
+        if (cmd->op_mod != ERR2RST_NO_OUTBOX) {
+            arbel_unconfirmed(s, "ERR2RST op_mod %u taken as 3 (no outbox)",
+                              cmd->op_mod);
+        }
+        return ST_OK;
+    }
+    memcpy(out + ARBEL_QP_PARAM_HDR, ctx, ARBEL_QPC_SIZE);
+    return arbel_outbox_write(s, cmd, out, sizeof(out));
+}
+
+/**
+ * arbel_cmd_modify_qp - a QP/EE state transition (RST2INIT .. ERR2RST)
+ * @s: the device
+ * @cmd: the command (opcode: the transition)
+ *
+ * Return: a command status; 0x10 if the QP is not in a state the
+ * transition runs from.
+ */
+uint8_t arbel_cmd_modify_qp(ArbelState *s, ArbelCmd *cmd)
+{
+    const ArbelQpMove *m = NULL;
+    uint8_t ctx[ARBEL_QPC_SIZE];
+    unsigned int cur;
+    uint32_t key;
+    uint64_t va;
+    uint8_t st;
+    size_t i;
+
+    for (i = 0; i < ARRAY_SIZE(arbel_qp_moves); i++) {
+        if (arbel_qp_moves[i].opcode == cmd->opcode) {
+            m = &arbel_qp_moves[i];
+        }
+    }
+    if (!m) {
+        return ST_BAD_OP;
+    }
+    if (m->to != ARBEL_QPS_RST && cmd->op_mod) {
+        return ST_BAD_OP;
+    }
+    if (cmd->in_mod & ~(QP_NUM_MASK | QP_IS_EE | QP_SQD_EVENT)) {
+        arbel_unconfirmed(s, "QP transition in_mod 0x%x: reserved bits",
+                          cmd->in_mod);
+    }
+    st = arbel_qp_slot(s, cmd, &key, &va);
+    if (st) {
+        return st;
+    }
+    cur = arbel_qp_state(s, key);
+    if (!(m->from & (1u << cur))) {
+        cmd->note = "bad-qp-state";
+        return ST_BAD_QPEE_STATE;
+    }
+    if (m->inbox) {
+        st = arbel_inbox_read(s, cmd, ARBEL_QP_PARAM_HDR + ARBEL_QPC_SIZE);
+        if (st) {
+            return st;
+        }
+        memcpy(ctx, cmd->inbox + ARBEL_QP_PARAM_HDR, sizeof(ctx));
+    } else {
+        st = arbel_icm_read(s, va, ctx, sizeof(ctx));
+        if (st) {
+            return st;
+        }
+    }
+    if (m->to == ARBEL_QPS_RST) {
+        arbel_qpc_set_state(ctx, cur);
+        st = arbel_qp_to_rst(s, cmd, ctx);
+        if (st) {
+            return st;
+        }
+    }
+    arbel_qpc_set_state(ctx, m->to);
+    st = arbel_icm_write(s, va, ctx, sizeof(ctx));
+    if (!st) {
+        arbel_qp_set_state(s, key, m->to);
+    }
+    return st;
+}
+
+/**
+ * arbel_cmd_query_qp - QUERY_QPEE: the context of a QP or EE to the outbox
+ * @s: the device
+ * @cmd: the command (outbox: 8 bytes, then the context)
+ *
+ * Return: a command status.
+ */
+uint8_t arbel_cmd_query_qp(ArbelState *s, ArbelCmd *cmd)
+{
+    uint8_t out[ARBEL_QP_PARAM_HDR + ARBEL_QPC_SIZE] = { 0 };
+    uint8_t *ctx = out + ARBEL_QP_PARAM_HDR;
+    uint32_t key;
+    uint64_t va;
+    uint8_t st;
+
+    if (cmd->op_mod) {
+        return ST_BAD_OP;
+    }
+    st = arbel_qp_slot(s, cmd, &key, &va);
+    if (st) {
+        return st;
+    }
+    st = arbel_icm_read(s, va, ctx, ARBEL_QPC_SIZE);
+    if (st) {
+        return st;
+    }
+    arbel_qpc_set_state(ctx, arbel_qp_state(s, key));
+    return arbel_outbox_write(s, cmd, out, sizeof(out));
+}
+
+/**
+ * arbel_cmd_conf_special_qp - CONF_SPECIAL_QP: where the special QPs start
+ * @s: the device
+ * @cmd: the command (op_mod: 0 SMI, 1 GSI, 2 raw IPv6, 3 raw ethertype;
+ *       in_mod: the first of one QP per port, 0 to unset)
+ *
+ * Return: a command status.
+ */
+uint8_t arbel_cmd_conf_special_qp(ArbelState *s, ArbelCmd *cmd)
+{
+    uint32_t base = cmd->in_mod;
+    uint64_t va;
+
+    if (cmd->op_mod >= ARRAY_SIZE(s->qps.special)) {
+        return ST_BAD_OP;
+    }
+    if (!base) {
+        s->qps.special[cmd->op_mod] = 0;
+        return ST_OK;
+    }
+    if (base & 1) {
+        /* mthca_init_qp_table: the port 1 special QP has to be even */
+        return ST_BAD_PARAM;
+    }
+    if (base & ~QP_NUM_MASK ||
+        arbel_icm_slot(s, ARBEL_TBL_QPC, base + s->props.num_ports - 1,
+                       ARBEL_QPC_SIZE, &va) == ST_BAD_INDEX) {
+        return ST_BAD_INDEX;
+    }
+    s->qps.special[cmd->op_mod] = base;
+    return ST_OK;
+}

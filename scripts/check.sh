@@ -37,6 +37,7 @@ run_stage lint scripts/checkpatch.sh
 run_stage kunit scripts/kunit.sh
 run_stage kunit-x86 scripts/kunit-x86.sh
 run_stage conformance tests/stub/run.sh
+run_stage mthca tests/mthca/run.sh
 run_stage bringup tests/vm/bringup.sh
 run_stage verbs tests/verbs/run.sh
 

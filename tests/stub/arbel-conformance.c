@@ -62,6 +62,10 @@ int main(int argc, char **argv)
 	suite_mtt();
 	suite_xlate();
 	suite_eq();
+	suite_cq();
+	suite_srq();
+	suite_qp();
+	suite_ports();
 	suite_mad(node_guid, port_guid);
 	suite_faults();
 	suite_teardown();

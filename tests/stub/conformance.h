@@ -190,6 +190,10 @@ void suite_mpt(void);
 void suite_mtt(void);
 void suite_xlate(void);
 void suite_eq(void);
+void suite_cq(void);
+void suite_srq(void);
+void suite_qp(void);
+void suite_ports(void);
 void suite_mad(uint64_t want_node_guid, uint64_t want_port_guid);
 unsigned int mad_get(uint8_t mclass, uint16_t attr, uint32_t mod,
 		     uint32_t port);

@@ -3,6 +3,7 @@
 """Host half of tests/stub/run.sh: the conformance stage's one KTAP stream.
 
   judge.py --out DIR [--mthca-skip WHY] [--setup-error MSG]...
+  judge.py --stage mthca --out DIR [--mthca-skip WHY] [--setup-error MSG]...
 
 run.sh leaves one directory per VM run in DIR, each with rc (the exit
 status of scripts/vm/run.sh) and VM_OUT's files (output.txt,
@@ -10,8 +11,11 @@ stub-trace.txt, dmesg.txt):
   conformance/   arbel-conformance, every suite
   prop-faults/   arbel-conformance --prop-fault: faults set as device
                  properties
-  mthca/         Debian's ib_mthca loaded against the stub (MSI-X)
-  mthca-intx/    the same with msix=off: INTx and clear-interrupt
+  mthca-intx/    Debian's ib_mthca loaded and removed with msix=off: INTx
+                 and clear-interrupt
+With --stage mthca (tests/mthca/run.sh) the one run is DIR/mthca:
+mthca_guest.py's results (ib_mthca on the default stub, MSI-X) and the
+same trace checks.
 First the judge's own tests (test_judge.py), then each run as one
 top-level result whose subtests are: the VM run, the guest's KTAP results
 renumbered into it, whether the guest ran to the end, and the checks of
@@ -99,14 +103,32 @@ def self_test(k):
         ktap.run_unittest(suite, sub)
 
 
+def judge_mthca(k, args):
+    """The mthca stage: its one VM run (DIR/mthca)."""
+    for err in args.setup_error:
+        k.fail('setup', err)
+    if args.setup_error:
+        return k.finish()
+    if args.mthca_skip:
+        k.skip('ib_mthca', args.mthca_skip)
+        return k.finish()
+    judge_run(k, 'ib_mthca', os.path.join(args.out, 'mthca'),
+              program='mthca_guest.py', checks=trace_checks.mthca_msix)
+    return k.finish()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--out', required=True, help="run.sh's output directory")
+    ap.add_argument('--stage', choices=('conformance', 'mthca'),
+                    default='conformance', help='which stage to judge')
     ap.add_argument('--mthca-skip', help='why ib_mthca did not run')
     ap.add_argument('--setup-error', action='append', default=[],
                     help='a setup step that failed (nothing ran)')
     args = ap.parse_args()
     k = ktap.Ktap()
+    if args.stage == 'mthca':
+        return judge_mthca(k, args)
     self_test(k)
     for err in args.setup_error:
         k.fail('setup', err)
@@ -120,8 +142,6 @@ def main():
     if args.mthca_skip:
         k.skip('ib_mthca', args.mthca_skip)
     else:
-        judge_run(k, 'ib_mthca', os.path.join(args.out, 'mthca'),
-                  checks=trace_checks.mthca_msix)
         judge_run(k, 'ib_mthca msix=off',
                   os.path.join(args.out, 'mthca-intx'),
                   checks=trace_checks.mthca_intx)

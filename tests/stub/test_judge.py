@@ -79,14 +79,20 @@ BAD = (
     (11, GOOD[11].replace('#31 unconfirmed:', '#31 MAP_ICM op=0xffa')),
 )
 
+# ib_mthca's probe and removal on the stub, as tokens NAME:SS
 MTHCA = ('QUERY_FW:00 ENABLE_LAM:22 MAP_FA:00 RUN_FW:00 QUERY_DEV_LIM:00 '
          'SET_ICM_SIZE:00 MAP_ICM_AUX:00 MAP_ICM:00 MAP_ICM:00 INIT_HCA:00 '
          'QUERY_ADAPTER:00 SW2HW_MPT:00 SW2HW_MPT:00 SW2HW_EQ:00 SW2HW_MPT:00 '
          'SW2HW_EQ:00 SW2HW_MPT:00 SW2HW_EQ:00 MAP_EQ:00 MAP_EQ:00 NOP:00 '
-         'CONF_SPECIAL_QP:02 CONF_SPECIAL_QP:02 CONF_SPECIAL_QP:02 MAP_EQ:00 '
-         'MAP_EQ:00 HW2SW_EQ:00 HW2SW_MPT:00 HW2SW_EQ:00 HW2SW_MPT:00 '
-         'HW2SW_EQ:00 HW2SW_MPT:00 HW2SW_MPT:00 CLOSE_HCA:00 UNMAP_ICM:00 '
-         'UNMAP_ICM:00 UNMAP_ICM_AUX:00 UNMAP_FA:00')
+         'CONF_SPECIAL_QP:00 CONF_SPECIAL_QP:00 MAD_IFC:00 MAD_IFC:00 '
+         'SW2HW_MPT:00 MAP_ICM:00 WRITE_MTT:00 SW2HW_MPT:00 SW2HW_CQ:00 '
+         'MAP_ICM:00 SW2HW_MPT:00 RST2INIT_QPEE:00 INIT2RTR_QPEE:00 '
+         'INIT_IB:00 RTR2RTS_QPEE:00 ERR2RST_QPEE:00 HW2SW_CQ:00 '
+         'HW2SW_MPT:00 CLOSE_IB:00 CLOSE_IB:00 CONF_SPECIAL_QP:00 '
+         'CONF_SPECIAL_QP:00 MAP_EQ:00 MAP_EQ:00 HW2SW_EQ:00 HW2SW_MPT:00 '
+         'HW2SW_EQ:00 HW2SW_MPT:00 HW2SW_EQ:00 HW2SW_MPT:00 HW2SW_MPT:00 '
+         'CLOSE_HCA:00 UNMAP_ICM:00 UNMAP_ICM:00 UNMAP_ICM_AUX:00 '
+         'UNMAP_FA:00')
 
 # ib_mthca's NOP interrupt test as the stub traces it
 NOP_EV = ('#40 NOP op=0x031 op_mod=0 in_mod=0x0000001f '
@@ -142,14 +148,17 @@ class MthcaSequence(unittest.TestCase):
         cases = {
             'no ENABLE_LAM': (MTHCA.replace('ENABLE_LAM:22 ', ''),
                               'bring-up'),
-            'CONF_SPECIAL_QP accepted': (
-                MTHCA.replace('CONF_SPECIAL_QP:02', 'CONF_SPECIAL_QP:00'),
-                'INIT_HCA'),
+            'CONF_SPECIAL_QP refused': (
+                MTHCA.replace('CONF_SPECIAL_QP:00', 'CONF_SPECIAL_QP:02'),
+                'every other'),
+            'no INIT_IB': (MTHCA.replace('INIT_IB:00 ', ''), 'INIT_HCA'),
+            'QPs never reset': (MTHCA.replace('ERR2RST_QPEE:00 ', ''),
+                                'INIT_HCA'),
             'SW2HW_EQ refused': (MTHCA.replace('SW2HW_EQ:00', 'SW2HW_EQ:02'),
                                  'INIT_HCA'),
             'no NOP test': (MTHCA.replace('NOP:00 ', ''), 'INIT_HCA'),
-            'one MPT only': (MTHCA.replace('SW2HW_MPT:00 SW2HW_MPT:00',
-                                           'SW2HW_MPT:00'), 'INIT_HCA'),
+            'two EQs only': (MTHCA.replace('SW2HW_EQ:00 ', '', 1),
+                             'INIT_HCA'),
             'UNMAP_FA first': (MTHCA.replace('UNMAP_ICM_AUX:00 UNMAP_FA:00',
                                              'UNMAP_FA:00 UNMAP_ICM_AUX:00'),
                                'teardown'),
@@ -162,6 +171,24 @@ class MthcaSequence(unittest.TestCase):
             with self.subTest(what):
                 bad = failed(tc.mthca_sequence(mthca_entries(tokens)))
                 self.assertTrue(any(check in name for name in bad), bad)
+
+
+class MthcaPortEvents(unittest.TestCase):
+    INIT_IB = ('#51 INIT_IB op=0x009 op_mod=0 in_mod=0x00000001 '
+               'in_param=0x0000000012345000 out_param=0x0000000000000000 '
+               'status=0x00(OK)')
+    EQE_PORT = '#50 EQE eq=1 type=0x09 irq=msix:1'
+
+    def test_event_before_init_ib(self):
+        self.assertEqual(failed(tc.mthca_port_events(
+            entries([self.EQE_PORT, self.INIT_IB]))), [])
+
+    def test_missing_or_wrong_event_fails(self):
+        for lines in ([self.INIT_IB], [self.INIT_IB, self.EQE_PORT],
+                      [self.EQE_PORT.replace('0x09', '0x0a'), self.INIT_IB],
+                      [self.EQE_PORT]):
+            with self.subTest(lines=lines):
+                self.assertTrue(failed(tc.mthca_port_events(entries(lines))))
 
 
 class MthcaInterrupt(unittest.TestCase):

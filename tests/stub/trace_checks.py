@@ -150,20 +150,24 @@ def conformance_trace(entries):
 # ib_mthca's mem-free bring-up, as tokens NAME:SS (status in hex)
 MTHCA_START = ('QUERY_FW:00', 'ENABLE_LAM:22', 'MAP_FA:00', 'RUN_FW:00',
                'QUERY_DEV_LIM:00', 'SET_ICM_SIZE:00', 'MAP_ICM_AUX:00')
-# INIT_HCA to CLOSE_HCA (mthca_setup_hca's order): MPTs for its DMA MR and
-# three EQ buffers with their EQs, MAP_EQ of the async and command events,
-# the NOP interrupt test in event mode, then CONF_SPECIAL_QP refused (this
-# firmware has no QPs yet), and everything undone
-MTHCA_MIDDLE = ('INIT_HCA:00', 'QUERY_ADAPTER:00', 'SW2HW_MPT:00',
-                'SW2HW_MPT:00', 'SW2HW_EQ:00', 'SW2HW_MPT:00', 'SW2HW_EQ:00',
-                'SW2HW_MPT:00', 'SW2HW_EQ:00', 'MAP_EQ:00', 'MAP_EQ:00',
-                'NOP:00', 'CONF_SPECIAL_QP:02', 'CONF_SPECIAL_QP:02',
-                'CONF_SPECIAL_QP:02', 'MAP_EQ:00', 'MAP_EQ:00',
-                'HW2SW_EQ:00', 'HW2SW_MPT:00', 'HW2SW_EQ:00', 'HW2SW_MPT:00',
-                'HW2SW_EQ:00', 'HW2SW_MPT:00', 'HW2SW_MPT:00', 'CLOSE_HCA:00')
+# INIT_HCA to CLOSE_HCA, in this order (other commands between): its EQs,
+# MAP_EQ, the NOP interrupt test in event mode, the special QPs
+# (mthca_init_qp_table), NodeInfo (mthca_init_node_data), then the MAD
+# layer's CQ and QP0/QP1 brought to RTS, INIT_IB from QP0's move to RTR
+# (mthca_qp.c init_port); at removal the QPs back to RST, their CQ, CLOSE_IB
+# of each port, the special QPs unset, the EQs, CLOSE_HCA (mthca_main.c
+# __mthca_remove_one's order)
+MTHCA_MIDDLE = ('INIT_HCA:00', 'QUERY_ADAPTER:00', 'SW2HW_EQ:00',
+                'SW2HW_EQ:00', 'SW2HW_EQ:00', 'MAP_EQ:00', 'MAP_EQ:00',
+                'NOP:00', 'CONF_SPECIAL_QP:00', 'CONF_SPECIAL_QP:00',
+                'MAD_IFC:00', 'SW2HW_CQ:00', 'RST2INIT_QPEE:00',
+                'INIT2RTR_QPEE:00', 'INIT_IB:00', 'RTR2RTS_QPEE:00',
+                'ERR2RST_QPEE:00', 'HW2SW_CQ:00', 'CLOSE_IB:00',
+                'CONF_SPECIAL_QP:00', 'CONF_SPECIAL_QP:00', 'MAP_EQ:00',
+                'HW2SW_EQ:00', 'HW2SW_EQ:00', 'HW2SW_EQ:00', 'CLOSE_HCA:00')
 MTHCA_END = ('UNMAP_ICM_AUX:00', 'UNMAP_FA:00')
-# the only commands that may fail
-MTHCA_REFUSED = ('ENABLE_LAM:22', 'CONF_SPECIAL_QP:02')
+# the only command that may fail
+MTHCA_REFUSED = ('ENABLE_LAM:22',)
 
 
 def tokens(entries):
@@ -172,18 +176,18 @@ def tokens(entries):
                  for name, st in trace.op_status_list(entries))
 
 
-def _find(seq, part):
-    """Where the tuple @part first stands in the tuple @seq, or -1."""
-    for i in range(len(seq) - len(part) + 1):
-        if seq[i:i + len(part)] == part:
-            return i
-    return -1
+def _in_order(seq, part):
+    """Whether the items of @part stand in @seq in that order (others may
+    stand between them)."""
+    it = iter(seq)
+    return all(any(x == p for x in it) for p in part)
 
 
 def mthca_sequence(entries):
     """The checks of ib_mthca's commands: its whole mem-free bring-up
-    passes, it gets past its EQs and the NOP interrupt test, stops exactly
-    at CONF_SPECIAL_QP and undoes everything in order."""
+    passes, its probe goes through the EQs, the NOP interrupt test, the
+    special QPs and the MAD layer's QPs to INIT_IB, its removal undoes
+    everything in order, and nothing but ENABLE_LAM is refused."""
     ops = tokens(entries)
     start, end = len(MTHCA_START), len(ops) - len(MTHCA_END)
     shown = ' '.join(ops)
@@ -191,9 +195,9 @@ def mthca_sequence(entries):
     return [
         ('ib_mthca: bring-up QUERY_FW .. MAP_ICM_AUX, in order',
          ops[:start] == MTHCA_START, shown),
-        ('ib_mthca: INIT_HCA, three EQs, MAP_EQ, event-mode NOP, '
-         'CONF_SPECIAL_QP refused, all undone, CLOSE_HCA',
-         end >= start and _find(ops[start:end], MTHCA_MIDDLE) >= 0, shown),
+        ('ib_mthca: INIT_HCA, three EQs, MAP_EQ, event-mode NOP, special '
+         'QPs, CQ, QPs to RTS, INIT_IB, all undone, CLOSE_HCA',
+         end >= start and _in_order(ops[start:end], MTHCA_MIDDLE), shown),
         ('ib_mthca: teardown ends with UNMAP_ICM_AUX, UNMAP_FA',
          end >= start and ops[end:] == MTHCA_END, shown),
         ('ib_mthca: every other command OK', not bad,
@@ -222,11 +226,27 @@ def mthca_interrupt(entries, how):
              ok, f'NOP lines {nops}, then {eqe.raw if eqe else None}')]
 
 
+def mthca_port_events(entries):
+    """Every INIT_IB the stub accepted brought a port up with a port state
+    change EQE (type 0x09), written while the command ran: the line just
+    before the command's."""
+    inits = [i for i, e in enumerate(entries)
+             if e.name == 'INIT_IB' and _status(e, 0, 'OK')]
+    missing = [entries[i].raw for i in inits
+               if i == 0 or entries[i - 1].name != 'EQE' or
+               entries[i - 1].fields.get('type') != '0x09']
+    return [('ib_mthca: each INIT_IB posts a port state change EQE',
+             bool(inits) and not missing,
+             f'{len(inits)} INIT_IB; without the EQE: {missing[:3]}')]
+
+
 def mthca_msix(entries):
     """ib_mthca on the default stub (MSI-X capability present)."""
-    return mthca_sequence(entries) + mthca_interrupt(entries, 'msix')
+    return (mthca_sequence(entries) + mthca_interrupt(entries, 'msix') +
+            mthca_port_events(entries))
 
 
 def mthca_intx(entries):
     """ib_mthca on a stub with msix=off: INTx and the clear register."""
-    return mthca_sequence(entries) + mthca_interrupt(entries, 'intx')
+    return (mthca_sequence(entries) + mthca_interrupt(entries, 'intx') +
+            mthca_port_events(entries))

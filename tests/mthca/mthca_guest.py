@@ -35,7 +35,8 @@ from bringup_guest import Klog, Stub, run
 KO = '/opt/arbel/bin/ib_mthca.ko'
 IBDEV = '/sys/class/infiniband/mthca0'
 # mthca_warn/mthca_err lines: "ib_mthca 0000:00:03.0: ... failed/returned"
-BAD_LOG = r'ib_mthca.*(fail|returned|abort|error|timed? ?out)'
+BAD_LOG = (r'ib_mthca.*(fail|returned|abort|error|timed? ?out|unknown|'
+           r'unhandled)')
 
 
 def loaded():

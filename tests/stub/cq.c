@@ -46,6 +46,7 @@ void suite_cq(void)
 		     "HW2SW_CQ of a CQ not in hardware -> 0x09");
 	check_status(cmd(OP_QUERY_CQ, 0, 0, 0, outbox->pa), ST_BAD_RES_STATE,
 		     "QUERY_CQ of a CQ not in hardware -> 0x09");
+	cq_ctx(inbox->va);		/* MAP_ICM used the inbox */
 	check_status(cmd(OP_SW2HW_CQ, 1, inbox->pa, 0, 0), ST_BAD_OP,
 		     "SW2HW_CQ op_mod 1 -> 0x02");
 	check_status(cmd(OP_SW2HW_CQ, 0, inbox->pa, 0, 0), ST_OK, "SW2HW_CQ");

@@ -16,14 +16,19 @@
 
 #define SRQ_LKEY		0x00004321
 
+static void srq_ctx(uint8_t *m)
+{
+	memset(m, 0, 0x30);
+	put32(m + 0x00, 4u << 28 | 0);		/* log size 4, srqn 0 */
+	put32(m + 0x04, SRQ_LKEY);
+}
+
 void suite_srq(void)
 {
 	struct arbel_dma_page *pg = page_alloc();
 
 	ktap_print_msg("suite: srq");
-	memset(inbox->va, 0, 0x30);
-	put32(inbox->va + 0x00, 4u << 28 | 0);	/* log size 4, srqn 0 */
-	put32(inbox->va + 0x04, SRQ_LKEY);
+	srq_ctx(inbox->va);
 	check_status(cmd(OP_SW2HW_SRQ, 0, inbox->pa, 0, 0), ST_BAD_RESOURCE,
 		     "SW2HW_SRQ with its context ICM unmapped -> 0x05");
 	check_status(cmd(OP_SW2HW_SRQ, 0, inbox->pa, 1, 0), ST_BAD_INDEX,
@@ -34,6 +39,7 @@ void suite_srq(void)
 		     "HW2SW_SRQ of an SRQ not in hardware -> 0x09");
 	check_status(cmd(OP_ARM_SRQ, 0, 16, 0, 0), ST_BAD_RES_STATE,
 		     "ARM_SRQ of an SRQ not in hardware -> 0x09");
+	srq_ctx(inbox->va);		/* MAP_ICM used the inbox */
 	check_status(cmd(OP_SW2HW_SRQ, 1, inbox->pa, 0, 0), ST_BAD_OP,
 		     "SW2HW_SRQ op_mod 1 -> 0x02");
 	check_status(cmd(OP_SW2HW_SRQ, 0, inbox->pa, 0, 0), ST_OK, "SW2HW_SRQ");

@@ -352,7 +352,6 @@ OTHER_CASES = [
      lambda t: _file_backed(t, True, base.LW)),
     ('file-backed read-only, LW', errno.EFAULT,
      lambda t: _file_backed(t, False, base.LW)),
-    ('file-backed read-only, RR', 0, lambda t: _file_backed(t, False, base.RR)),
     ('PD handle of another context', errno.ENOENT,
      lambda t: t.rawreg(pd=max(t.other_pds))),
     ('PD handle never allocated', errno.ENOENT, lambda t: t.rawreg(pd=4096)),

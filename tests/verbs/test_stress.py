@@ -10,8 +10,8 @@ shared an MPT slot is checked by the host judge on the stub's trace (a
 SW2HW_MPT to a slot that is hardware-owned fails it).
 
 The cycles per process are base.CONFIG['stress_cycles'] (verbs_guest.py
---stress-cycles; make check uses the default, chosen to fit about 90 s
-under TCG, see Documentation/arbel.rst; 10000 by hand).
+--stress-cycles; default 10000, about 35 s here, see
+Documentation/arbel.rst).
 """
 
 import glob

@@ -9,7 +9,7 @@ pyverbs; arbeltest on PYTHONPATH):
                  [--suites NAME,...]
 
 The suites, in order: the tools (ibv_devices, ibv_devinfo -v), device
-attributes, bad inputs (a table of 69 cases, a fuzzer) and EFAULT, the
+attributes, bad inputs (a table of 68 cases, a fuzzer) and EFAULT, the
 registration matrix, the deep checks, re-registration, iova, zero-based regions, injected firmware
 faults, concurrency stress (4 processes, --stress-cycles each),
 exhaustion (ENOMEM), cleanup, removal with users present (unbind,

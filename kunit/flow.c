@@ -38,6 +38,11 @@ int arbel_flow_init(struct kunit *test)
 		return -ENODEV;
 	}
 	c->cmd = &c->adev->cmd;
+	/* off for the case, back in arbel_flow_exit() */
+	mutex_lock(&c->cmd->lock);
+	c->fail_work = c->cmd->fail_work;
+	mutex_unlock(&c->cmd->lock);
+	arbel_cmd_set_fail_work(c->cmd, NULL);
 	c->dbg = c->adev->dcs + ARBEL_DBG_BASE;
 	if (dbg_rd(c, ARBEL_DBG_ID) != ARBEL_DBG_ID_VALUE) {
 		kunit_err(test, "no arbel-stub debug window (ID 0x%08x)\n",
@@ -91,6 +96,8 @@ void arbel_flow_exit(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test,
 				    arbel_fw_init_hca(c->cmd, &c->adev->layout),
 				    0, "could not restore HCA_INIT");
+	if (c->cmd)
+		arbel_cmd_set_fail_work(c->cmd, c->fail_work);
 	pci_dev_put(c->pdev);
 }
 

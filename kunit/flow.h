@@ -52,6 +52,7 @@
 #define OP_MAP_EQ		0x012
 #define OP_SW2HW_EQ		0x013
 #define OP_NOP			0x031
+#define OP_UNMAP_ICM		0xff9
 #define OP_MAP_ICM		0xffa
 #define OP_MAP_ICM_AUX		0xffc
 #define OP_MAP_FA		0xfff
@@ -76,6 +77,12 @@ struct flow_ctx {
 	unsigned int saved_timeout_ms;
 	/* close/init case: the firmware may have been left RUNNING */
 	bool closed;
+	/*
+	 * The driver's reset-on-failure work, off during every case: a case
+	 * that fails the transport on purpose must not reset the HCA under
+	 * the later ones.
+	 */
+	struct work_struct *fail_work;
 };
 
 static inline u32 dbg_rd(struct flow_ctx *c, u32 off)

@@ -27,6 +27,9 @@ sys.path.insert(0, os.path.join(REPO, 'tests', 'pylib'))
 from arbeltest import dbgwin, ktap, trace, vmout  # noqa: E402  pylint: disable=wrong-import-position
 
 MPT_COMMANDS = ('SW2HW_MPT', 'WRITE_MTT', 'HW2SW_MPT', 'QUERY_MPT')
+# commands that give back what the HCA was given
+TEARDOWN_COMMANDS = ('HW2SW_MPT', 'UNMAP_ICM', 'UNMAP_ICM_AUX', 'UNMAP_FA',
+                     'CLOSE_HCA')
 
 
 def host_tests(k):
@@ -78,6 +81,27 @@ def _reset_follows(entries, cmd):
     return False
 
 
+def live_mpts(entries):
+    """Walk the trace: (problems, MPT entries hardware-owned at the end).
+    A successful SW2HW_MPT makes its slot hardware-owned, a successful
+    HW2SW_MPT gives it back, a RESET gives back every one."""
+    live, problems = set(), []
+    for e in entries:
+        if e.name == 'RESET':
+            live.clear()
+        elif e.is_command and e.status == 0 and e.name == 'SW2HW_MPT':
+            if e.in_mod in live:
+                problems.append(f'SW2HW_MPT of live slot {e.in_mod:#x}: '
+                                f'{e.raw[:120]}')
+            live.add(e.in_mod)
+        elif e.is_command and e.status == 0 and e.name == 'HW2SW_MPT':
+            if e.in_mod not in live:
+                problems.append(f'HW2SW_MPT of slot {e.in_mod:#x} not live: '
+                                f'{e.raw[:120]}')
+            live.discard(e.in_mod)
+    return problems, len(live)
+
+
 def trace_checks(k, vm_dir):
     path = os.path.join(vm_dir, 'stub-trace.txt')
     if not os.path.exists(path) or not os.path.getsize(path):
@@ -94,19 +118,22 @@ def trace_checks(k, vm_dir):
     k.check(not bad, 'stub trace: every SW2HW_MPT, WRITE_MTT, HW2SW_MPT, '
             f'QUERY_MPT returned OK (but the {len(injected)} injected failures)',
             ' | '.join(c.raw[:200] for c in bad[:3]))
-    sw = sum(c.name == 'SW2HW_MPT' and c.status == 0 for c in cmds)
-    hw = sum(c.name == 'HW2SW_MPT' and c.status == 0 for c in cmds)
-    # a refused HW2SW_MPT is not retried: the driver resets the HCA, which
-    # takes the entry back (Documentation/arbel.rst, "Failure policy")
-    refused_hw = [c for c in cmds if c.name == 'HW2SW_MPT' and c.status != 0]
-    k.check(sw == hw + len(refused_hw),
-            f'stub trace: as many HW2SW_MPT as SW2HW_MPT ({sw}), a refused '
-            'one counted (the reset takes the entry back)',
-            f'SW2HW {sw}, HW2SW {hw} OK and {len(refused_hw)} refused')
-    k.check(all(_reset_follows(entries, c) for c in refused_hw),
-            f'stub trace: the HCA is reset after each refused HW2SW_MPT '
-            f'({len(refused_hw)}), before any other command',
-            ' | '.join(c.raw[:120] for c in refused_hw
+    problems, live = live_mpts(entries)
+    k.check(not problems and live == 0,
+            'stub trace: every SW2HW_MPT is undone by one HW2SW_MPT or by a '
+            'RESET (which takes every entry back); none left at the end',
+            ' | '.join(problems[:3]) or f'{live} entries live at the end')
+    # a refused teardown command is not retried: the driver resets the HCA
+    # (Documentation/arbel.rst, "Failure policy")
+    all_cmds = trace.commands(entries)
+    refused = [c for c in all_cmds if c.name in TEARDOWN_COMMANDS and
+               c.status != 0]
+    k.check(all(_reset_follows(entries, c) for c in refused),
+            f'stub trace: the HCA is reset after each refused teardown '
+            f'command ({len(refused)}: '
+            f'{", ".join(sorted({c.name for c in refused})) or "none"}), '
+            'before any other command',
+            ' | '.join(c.raw[:120] for c in refused
                        if not _reset_follows(entries, c)))
     q = sum(c.name == 'QUERY_MPT' for c in cmds)
     k.check(q > 0, f'stub trace: rdma -r res show mr reads the MPTs with '

@@ -12,7 +12,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'pylib'))
 
 import expect  # noqa: E402  pylint: disable=wrong-import-position
-from arbeltest import prm  # noqa: E402  pylint: disable=wrong-import-position
+from arbeltest import prm, trace  # noqa: E402  pylint: disable=wrong-import-position
+import judge  # noqa: E402  pylint: disable=wrong-import-position
 
 KiB, MiB, PG = 1 << 10, 1 << 20, 4096
 VA = 0x7f0000000000
@@ -127,6 +128,43 @@ class MptProblems(unittest.TestCase):
                 self.assertEqual(len(probs), 1, probs)
                 self.assertIn(word, probs[0])
 
+
+def _cmd(seq, name, op, slot, status=0):
+    return trace.parse_line(
+        f'#{seq} {name} op={op:#x} op_mod=0 in_mod={slot:#x} in_param=0x0 '
+        f'out_param=0x0 token=0x0 status={status:#04x}(X)')
+
+
+class LiveMpts(unittest.TestCase):
+    """judge.live_mpts() on hand-made traces: a slot is hardware-owned from
+    its SW2HW_MPT to its HW2SW_MPT or the next RESET."""
+
+    def test_balanced(self):
+        """SW2HW 0x10, 0x11, HW2SW both: nothing live, no problem."""
+        e = [_cmd(1, 'SW2HW_MPT', 0xd, 0x10), _cmd(2, 'SW2HW_MPT', 0xd, 0x11),
+             _cmd(3, 'HW2SW_MPT', 0xf, 0x11), _cmd(4, 'HW2SW_MPT', 0xf, 0x10)]
+        self.assertEqual(judge.live_mpts(e), ([], 0))
+
+    def test_reset_takes_all_back(self):
+        """A RESET ends every live entry; a refused HW2SW_MPT does not."""
+        e = [_cmd(1, 'SW2HW_MPT', 0xd, 0x10),
+             _cmd(2, 'HW2SW_MPT', 0xf, 0x10, status=6),
+             trace.parse_line('#3 RESET'), _cmd(4, 'SW2HW_MPT', 0xd, 0x10),
+             _cmd(5, 'HW2SW_MPT', 0xf, 0x10)]
+        self.assertEqual(judge.live_mpts(e), ([], 0))
+
+    def test_shared_slot(self):
+        """SW2HW_MPT to a slot still live is a problem (two regions, one
+        slot), as is one left live at the end."""
+        e = [_cmd(1, 'SW2HW_MPT', 0xd, 0x10), _cmd(2, 'SW2HW_MPT', 0xd, 0x10)]
+        problems, live = judge.live_mpts(e)
+        self.assertEqual(len(problems), 1)
+        self.assertEqual(live, 1)
+
+    def test_hw2sw_of_free_slot(self):
+        """HW2SW_MPT of a slot that is not live is a problem."""
+        problems, live = judge.live_mpts([_cmd(1, 'HW2SW_MPT', 0xf, 0x12)])
+        self.assertEqual((len(problems), live), (1, 0))
 
 if __name__ == '__main__':
     unittest.main()

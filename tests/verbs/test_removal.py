@@ -97,8 +97,9 @@ class Holder:
             self.proc.wait()
 
 
-class Removal(unittest.TestCase):
-    """Each test leaves the module loaded and the device bound."""
+class DeviceCase(unittest.TestCase):
+    """Helpers of the tests that remove, reset or reload the device; each
+    test leaves the module loaded and the device bound."""
 
     @classmethod
     def setUpClass(cls):
@@ -180,6 +181,18 @@ class Removal(unittest.TestCase):
         (status, stderr, seconds taken)."""
         return finish(start(self.driver_cmd(action)), timeout)
 
+    def reload(self, *params):
+        """rmmod, then insmod with params: '' or the problem."""
+        if module_loaded():
+            rc, err, _ = finish(start(['rmmod', 'arbel']), PROMPT_S)
+            if rc != 0:
+                return f'rmmod: status {rc} ({err})'
+        p = subprocess.run(['insmod', KO, *params], capture_output=True,
+                           text=True, check=False)
+        if p.returncode:
+            return f'insmod {" ".join(params)}: {p.stderr.strip()}'
+        return '' if self.wait_ibdev() else f'{self.dev} did not appear'
+
     def unmapped_problems(self, when):
         m = mapped()
         bad = {k: v for k, v in m.items() if v}
@@ -214,7 +227,10 @@ class Removal(unittest.TestCase):
             xl.close()
             win.close()
 
-    # -- tests -----------------------------------------------------------------
+
+
+class Removal(DeviceCase):
+    """Removal with a user present."""
 
     def test_1_unbind_with_user(self):
         """unbind with a process holding context, UAR mmap and 2 MRs:

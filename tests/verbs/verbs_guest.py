@@ -9,10 +9,14 @@ pyverbs; arbeltest on PYTHONPATH):
                  [--suites NAME,...]
 
 The suites, in order: the tools (ibv_devices, ibv_devinfo -v), device
-attributes, bad inputs and EFAULT, the registration matrix, the deep
-checks, re-registration, iova, zero-based regions, injected firmware
-faults, exhaustion (ENOMEM), cleanup, removal with users present (unbind,
-rmmod, a refused HW2SW_MPT; the device is bound again after each); then
+attributes, bad inputs (a table of 68 cases, a fuzzer) and EFAULT, the
+registration matrix, the deep checks, re-registration, iova, zero-based regions, injected firmware
+faults, concurrency stress (4 processes, --stress-cycles each),
+exhaustion (ENOMEM), cleanup, removal with users present (unbind,
+rmmod, a refused HW2SW_MPT; the device is bound again after each), the
+failure policy (refused teardown commands and a lost command reset the
+HCA; the device is bound or loaded again after each), ICM chunks of
+small blocks (the module reloaded with icm_max_block_kib=16); then
 rdma-core's own pyverbs tests test_device and test_pd (from
 /opt/rdma-core/tests).  --suites NAME,... runs only those (and no
 rdma-core tests).  Exit status 1 if anything failed.
@@ -29,8 +33,9 @@ from arbeltest import ktap
 
 SUITES = ('test_tools', 'test_device_attrs', 'test_bad_inputs',
           'test_reg_matrix', 'test_deep', 'test_rereg', 'test_iova',
-          'test_zero_based', 'test_fw_faults', 'test_enomem', 'test_cleanup',
-          'test_removal')
+          'test_zero_based', 'test_fw_faults', 'test_stress', 'test_enomem',
+          'test_cleanup',
+          'test_removal', 'test_fail_policy', 'test_icm_blocks')
 
 RDMA_CORE = '/opt/rdma-core'
 RDMA_CORE_SUITES = ('tests.test_device', 'tests.test_pd')
@@ -90,6 +95,12 @@ def _classes(suite):
     return out
 
 
+def base_default(key):
+    """A default of base.CONFIG (base imports pyverbs: only in the VM)."""
+    import base  # pylint: disable=import-outside-toplevel
+    return base.CONFIG[key]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('-v', action='store_true', help='more diagnostics')
@@ -98,13 +109,17 @@ def main():
                     help='skip the exhaustion tests')
     ap.add_argument('--enomem-secs', type=float, default=300.0,
                     help='time limit of the MPT exhaustion (MTT: a third)')
+    ap.add_argument('--stress-cycles', type=int,
+                    default=base_default('stress_cycles'),
+                    help='register/deregister cycles per stress process')
     ap.add_argument('--suites', help='comma-separated suites to run '
                     '(default: all, then the rdma-core tests)')
     args = ap.parse_args()
 
     import base  # pylint: disable=import-outside-toplevel
     base.CONFIG.update(device=args.d, enomem=not args.no_enomem,
-                       enomem_secs=args.enomem_secs, verbose=args.v)
+                       enomem_secs=args.enomem_secs, verbose=args.v,
+                       stress_cycles=args.stress_cycles)
     k = ktap.Ktap()
     loader = unittest.defaultTestLoader
     for name in args.suites.split(',') if args.suites else SUITES:

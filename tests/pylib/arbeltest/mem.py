@@ -11,6 +11,7 @@
 - map_anonymous(), mprotect(), munmap(), mlock(): the system calls, for
   ranges a test reshapes behind Python's back.
 - locked_page(): one populated, mlock()ed 4 KiB page (a DMA bounce page).
+- vm_pinned_kib(): VmPin of this process (pages pinned for RDMA).
 - hugetlb_pages(), hugetlb_reserve(n), hugetlb_free(): the default-size
   huge page pool.
 """
@@ -165,6 +166,15 @@ class Buffer:
         """Unmap the buffer."""
         self.view.release()
         self._map.close()
+
+
+def vm_pinned_kib():
+    """VmPin of this process: pages pinned by ib_umem_get, in KiB."""
+    with open('/proc/self/status', encoding='ascii') as f:
+        for line in f:
+            if line.startswith('VmPin:'):
+                return int(line.split()[1])
+    return -1
 
 
 def locked_page():

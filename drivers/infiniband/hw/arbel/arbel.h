@@ -8,6 +8,7 @@
 #include <linux/debugfs.h>
 #include <linux/idr.h>
 #include <linux/pci.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 
 #include <arbel/alloc.h>
@@ -31,11 +32,17 @@
  * @fw_area: the firmware area (MAP_FA)
  * @aux: auxiliary ICM (MAP_ICM_AUX)
  * @icm: the context tables, indexed by enum arbel_icm_table_id
+ * @icm_max_block: largest block tried for an ICM chunk (bytes; 0: whole
+ *		   chunks), from the icm_max_block_kib parameter
  * @board_id: from QUERY_ADAPTER
  * @debugfs: arbel/<pci-bdf>/
- * @stopped: reset after a command timed out or arbel_dev_fail(); the
- *	     firmware holds nothing
- * @fail_lock: serialises arbel_dev_fail()
+ * @stopped: reset by arbel_hca_stop() (a command timed out, a teardown
+ *	     command was refused, arbel_dev_fail()); the HCA holds nothing.
+ *	     Protected by @fail_lock
+ * @fail_lock: serialises arbel_hca_stop()
+ * @fail_work: arbel_dev_fail() as soon as a command fails the device
+ *	       (scheduled by the command transport while the device is
+ *	       registered)
  * @registered: the ib_device is registered (events may be dispatched)
  * @keys: MPT slots and key tags
  * @mtt: free MTT entries
@@ -58,10 +65,12 @@ struct arbel_dev {
 	struct arbel_icm_area fw_area;
 	struct arbel_icm_area aux;
 	struct arbel_icm_table icm[ARBEL_ICM_NR_TABLES];
+	u32 icm_max_block;
 	char board_id[ARBEL_BOARD_ID_LEN + 1];
 	struct dentry *debugfs;
 	bool stopped;
-	struct mutex fail_lock;	/* arbel_dev_fail() */
+	struct mutex fail_lock;	/* arbel_hca_stop(), @stopped */
+	struct work_struct fail_work;
 	bool registered;
 	struct arbel_keys keys;
 	struct arbel_mtt_pool mtt;
@@ -77,6 +86,7 @@ struct arbel_dev {
 int arbel_hca_reset(struct arbel_dev *adev);
 int arbel_hca_init(struct arbel_dev *adev, u8 log_num_mpts, u8 log_num_mtts);
 void arbel_hca_cleanup(struct arbel_dev *adev);
+bool arbel_hca_stop(struct arbel_dev *adev, const char *why);
 void arbel_dev_fail(struct arbel_dev *adev, const char *why);
 
 #endif /* _ARBEL_H */

@@ -182,6 +182,8 @@ static int arbel_cmd_post(struct arbel_cmd_transport *cmd,
 
 timeout:
 	cmd->failed = true;
+	if (cmd->fail_work)
+		schedule_work(cmd->fail_work);
 	dev_err(cmd->dev,
 		"firmware command %s timed out after %u ms; device marked failed\n",
 		arbel_opcode_name(hc->opcode), cmd->timeout_ms);
@@ -373,8 +375,10 @@ bool arbel_cmd_failed(struct arbel_cmd_transport *cmd)
  * @cmd: transport state
  *
  * For a caller that gives up on the HCA (a refused teardown command) and
- * is about to reset it.  Waits for a command in flight, so that once this
- * returns nothing touches the HCR.
+ * is about to reset it, or that leaves the reset to the owner of
+ * @cmd->fail_work (scheduled here if the device was not failed yet).
+ * Waits for a command in flight, so that once this returns nothing
+ * touches the HCR.
  *
  * Context: process; sleeps.
  * Return: true if the device was already marked failed.
@@ -386,8 +390,30 @@ bool arbel_cmd_mark_failed(struct arbel_cmd_transport *cmd)
 	mutex_lock(&cmd->lock);
 	was = cmd->failed;
 	cmd->failed = true;
+	if (!was && cmd->fail_work)
+		schedule_work(cmd->fail_work);
 	mutex_unlock(&cmd->lock);
 	return was;
+}
+
+/**
+ * arbel_cmd_set_fail_work() - what to schedule when the device fails
+ * @cmd: transport state
+ * @work: scheduled when a command times out or arbel_cmd_mark_failed()
+ *	  first marks the device failed; NULL: nothing (the caller handles
+ *	  failures itself, e.g. during bring-up and teardown)
+ *
+ * Waits for a command in flight.  After setting NULL the caller cancels
+ * @work if it may still run.
+ *
+ * Context: process; sleeps.
+ */
+void arbel_cmd_set_fail_work(struct arbel_cmd_transport *cmd,
+			     struct work_struct *work)
+{
+	mutex_lock(&cmd->lock);
+	cmd->fail_work = work;
+	mutex_unlock(&cmd->lock);
 }
 
 /**

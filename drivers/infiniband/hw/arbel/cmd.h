@@ -10,6 +10,7 @@
 #include <linux/dmapool.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 /**
  * struct arbel_mailbox - one 4 KiB command mailbox
@@ -61,6 +62,9 @@ struct arbel_cmd_stats {
  *	    Read it with arbel_cmd_failed().
  * @stats: per tracked opcode
  * @debugfs: the "commands" directory
+ * @fail_work: if set, scheduled when the device becomes failed (its owner
+ *	       resets the HCA as soon as possible); see
+ *	       arbel_cmd_set_fail_work()
  */
 struct arbel_cmd_transport {
 	struct device *dev;
@@ -71,6 +75,7 @@ struct arbel_cmd_transport {
 	bool failed;
 	struct arbel_cmd_stats stats[ARBEL_CMD_NR_TRACKED];
 	struct dentry *debugfs;
+	struct work_struct *fail_work;
 };
 
 int arbel_cmd_init(struct arbel_cmd_transport *cmd, struct device *dev,
@@ -87,6 +92,8 @@ int arbel_cmd_exec(struct arbel_cmd_transport *cmd, u64 in_param,
 		   u64 *out_param, u32 in_mod, u8 op_mod, u16 opcode);
 bool arbel_cmd_failed(struct arbel_cmd_transport *cmd);
 bool arbel_cmd_mark_failed(struct arbel_cmd_transport *cmd);
+void arbel_cmd_set_fail_work(struct arbel_cmd_transport *cmd,
+			     struct work_struct *work);
 u8 arbel_cmd_last_status(struct arbel_cmd_transport *cmd, u16 opcode);
 int arbel_cmd_box(struct arbel_cmd_transport *cmd, struct arbel_mailbox *in,
 		  struct arbel_mailbox *out, u32 in_mod, u8 op_mod, u16 opcode);

@@ -89,18 +89,60 @@ int arbel_hca_reset(struct arbel_dev *adev)
 	return 0;
 }
 
+/**
+ * arbel_hca_stop() - give up on the HCA: no more commands, then reset it
+ * @adev: the HCA
+ * @why: for the log
+ *
+ * The device is marked failed (a command in flight is waited for, no
+ * other is posted), the HCA is reset -- after which it owns no host
+ * memory -- and every ICM table frees the chunks it held because the HCA
+ * might still own them.  Only then may the caller free what the HCA was
+ * given.  Idempotent, serialised by @adev->fail_lock.  If the HCA does not
+ * come back from the reset, bus mastering is turned off instead.
+ *
+ * Context: process; sleeps (the reset takes about a second).
+ * Return: true if this call reset the HCA, false if it was already.
+ */
+bool arbel_hca_stop(struct arbel_dev *adev, const char *why)
+{
+	bool reset = false;
+	int i;
+
+	arbel_cmd_mark_failed(&adev->cmd);
+	mutex_lock(&adev->fail_lock);
+	if (!adev->stopped) {
+		dev_err(&adev->pdev->dev,
+			"%s: device marked failed, resetting the HCA\n", why);
+		if (arbel_hca_reset(adev))
+			pci_clear_master(adev->pdev);
+		adev->stopped = true;
+		reset = true;
+		for (i = 0; i < ARBEL_ICM_NR_TABLES; i++)
+			if (adev->icm[i].mem)
+				arbel_icm_table_hca_reset(&adev->icm[i]);
+	}
+	mutex_unlock(&adev->fail_lock);
+	return reset;
+}
+
 /*
- * A command timed out: the firmware may still be working and writing host
- * memory.  Reset the HCA before anything it was given is freed.
+ * Before freeing what the HCA was given: if a command timed out or a
+ * teardown command was refused, the firmware may still be working and
+ * writing host memory: reset the HCA first.
  */
 static void arbel_quiesce_failed(struct arbel_dev *adev)
 {
-	if (adev->stopped || !arbel_cmd_failed(&adev->cmd))
-		return;
-	adev->stopped = true;
-	dev_warn(&adev->pdev->dev,
-		 "resetting the failed HCA before freeing its memory\n");
-	arbel_hca_reset(adev);
+	if (arbel_cmd_failed(&adev->cmd))
+		arbel_hca_stop(adev, "a firmware command failed");
+}
+
+/* A refused or lost teardown command escalates to a reset. */
+static void arbel_teardown_failed(struct arbel_dev *adev, u16 opcode,
+				  int err)
+{
+	arbel_fail(adev, opcode, err);
+	arbel_hca_stop(adev, arbel_opcode_name(opcode));
 }
 
 static int arbel_load_fw(struct arbel_dev *adev)
@@ -143,7 +185,8 @@ static int arbel_load_fw(struct arbel_dev *adev)
 
 err_unmap:
 	arbel_quiesce_failed(adev);
-	arbel_fw_unmap_fa(&adev->cmd);
+	if (arbel_fw_unmap_fa(&adev->cmd))
+		arbel_hca_stop(adev, "UNMAP_FA after a failed bring-up");
 	arbel_icm_area_free(dev, &adev->fw_area);
 	return err;
 }
@@ -153,7 +196,7 @@ static void arbel_unload_fw(struct arbel_dev *adev)
 	int err = arbel_fw_unmap_fa(&adev->cmd);
 
 	if (err)
-		arbel_fail(adev, ARBEL_CMD_UNMAP_FA, err);
+		arbel_teardown_failed(adev, ARBEL_CMD_UNMAP_FA, err);
 	arbel_icm_area_free(&adev->pdev->dev, &adev->fw_area);
 }
 
@@ -181,11 +224,19 @@ static int arbel_check_dev_lim(struct arbel_dev *adev)
 	return 0;
 }
 
+/*
+ * Unmap the tables' reserved chunks (a refused UNMAP_ICM holds its chunk
+ * and marks the device failed), reset a failed HCA, then free.
+ */
 static void arbel_tables_cleanup(struct arbel_dev *adev, int n)
 {
+	int i;
+
+	for (i = n; i-- > 0;)
+		arbel_icm_table_release(&adev->icm[i]);
 	arbel_quiesce_failed(adev);
-	while (n-- > 0)
-		arbel_icm_table_cleanup(&adev->icm[n]);
+	for (i = n; i-- > 0;)
+		arbel_icm_table_cleanup(&adev->icm[i]);
 }
 
 static int arbel_tables_init(struct arbel_dev *adev)
@@ -193,6 +244,7 @@ static int arbel_tables_init(struct arbel_dev *adev)
 	int i, err;
 
 	for (i = 0; i < ARBEL_ICM_NR_TABLES; i++) {
+		adev->icm[i].max_block = adev->icm_max_block;
 		err = arbel_icm_table_init(&adev->icm[i], &adev->cmd,
 					   &adev->pdev->dev,
 					   &adev->layout.t[i]);
@@ -200,7 +252,7 @@ static int arbel_tables_init(struct arbel_dev *adev)
 			dev_err(&adev->pdev->dev, "mapping the %s table failed\n",
 				arbel_table_names[i]);
 			arbel_fail(adev, ARBEL_CMD_MAP_ICM, err);
-			arbel_tables_cleanup(adev, i);
+			arbel_tables_cleanup(adev, i + 1);
 			return err;
 		}
 	}
@@ -270,7 +322,8 @@ static int arbel_init_icm(struct arbel_dev *adev, u8 log_num_mpts,
 
 err_unmap_aux:
 	arbel_quiesce_failed(adev);
-	arbel_fw_unmap_icm_aux(&adev->cmd);
+	if (arbel_fw_unmap_icm_aux(&adev->cmd))
+		arbel_hca_stop(adev, "UNMAP_ICM_AUX after a failed bring-up");
 	arbel_icm_area_free(dev, &adev->aux);
 	return err;
 }
@@ -282,7 +335,7 @@ static void arbel_cleanup_icm(struct arbel_dev *adev)
 	arbel_tables_cleanup(adev, ARBEL_ICM_NR_TABLES);
 	err = arbel_fw_unmap_icm_aux(&adev->cmd);
 	if (err)
-		arbel_fail(adev, ARBEL_CMD_UNMAP_ICM_AUX, err);
+		arbel_teardown_failed(adev, ARBEL_CMD_UNMAP_ICM_AUX, err);
 	arbel_icm_area_free(&adev->pdev->dev, &adev->aux);
 }
 
@@ -339,7 +392,8 @@ int arbel_hca_init(struct arbel_dev *adev, u8 log_num_mpts, u8 log_num_mtts)
 	return 0;
 
 err_close:
-	arbel_fw_close_hca(&adev->cmd);
+	if (arbel_fw_close_hca(&adev->cmd))
+		arbel_hca_stop(adev, "CLOSE_HCA after a failed bring-up");
 err_icm:
 	arbel_quiesce_failed(adev);
 	arbel_cleanup_icm(adev);
@@ -360,8 +414,7 @@ void arbel_hca_cleanup(struct arbel_dev *adev)
 	int err = arbel_fw_close_hca(&adev->cmd);
 
 	if (err)
-		arbel_fail(adev, ARBEL_CMD_CLOSE_HCA, err);
-	arbel_quiesce_failed(adev);
+		arbel_teardown_failed(adev, ARBEL_CMD_CLOSE_HCA, err);
 	arbel_cleanup_icm(adev);
 	arbel_unload_fw(adev);
 }

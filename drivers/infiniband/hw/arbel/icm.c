@@ -6,8 +6,16 @@
  *
  * Tables are mapped in chunks of 256 KiB: a chunk is allocated and
  * MAP_ICM'd when its first object is taken and UNMAP_ICM'd and freed when
- * its last one is released.  The chunks holding the firmware-reserved
+ * its last one is released.  A chunk is one block of 256 KiB when the page
+ * allocator has one; under fragmentation it is made of smaller blocks
+ * (halving down to 4 KiB), all in one MAP_ICM.  The chunks holding the
+ * firmware-reserved
  * objects are taken once at init and released at cleanup.
+ *
+ * Memory the HCA may still own is never freed: a chunk whose UNMAP_ICM is
+ * refused, or whose MAP_ICM timed out, is held until the HCA has been
+ * reset (arbel_icm_table_hca_reset()); see "Failure policy" in
+ * Documentation/arbel.rst.
  */
 
 #include <linux/device.h>
@@ -19,9 +27,9 @@
 #include "icm.h"
 
 static int arbel_icm_mem_alloc(struct device *dev, struct arbel_icm_mem *m,
-			       size_t size)
+			       size_t size, gfp_t gfp)
 {
-	m->buf = dma_alloc_coherent(dev, size, &m->dma, GFP_KERNEL);
+	m->buf = dma_alloc_coherent(dev, size, &m->dma, gfp);
 	if (!m->buf)
 		return -ENOMEM;
 	m->size = size;
@@ -73,7 +81,7 @@ int arbel_icm_area_map(struct arbel_cmd_transport *cmd, struct device *dev,
 		size_t size = min_t(u64, ARBEL_ICM_CHUNK_SIZE,
 				    roundup_pow_of_two(left));
 
-		err = arbel_icm_mem_alloc(dev, &area->mem[i], size);
+		err = arbel_icm_mem_alloc(dev, &area->mem[i], size, GFP_KERNEL);
 		if (err)
 			goto err_free;
 		area->n++;
@@ -132,44 +140,118 @@ u64 arbel_icm_area_size(const struct arbel_icm_area *area)
 	return bytes;
 }
 
-static int arbel_icm_chunk_get(struct arbel_icm_table *t, u32 i)
+/*
+ * The memory of chunk i: one block of chunk_size if the allocator has it,
+ * else (or above max_block) the largest power of two, down to 4 KiB, of
+ * which chunk_size / block blocks can be had.  Every block is naturally
+ * aligned (dma_alloc_coherent() of a power of two), as MAP_ICM wants.
+ */
+static int arbel_icm_chunk_alloc(struct arbel_icm_table *t,
+				 struct arbel_icm_area *c)
 {
-	struct arbel_map_chunk chunk;
-	int err;
+	u32 blk = t->chunk_size, n, k;
 
-	if (t->refcount[i]++)
-		return 0;
+	if (t->max_block && t->max_block < blk)
+		blk = max_t(u32, rounddown_pow_of_two(t->max_block),
+			    ARBEL_ICM_PAGE_SIZE);
+	for (; blk >= ARBEL_ICM_PAGE_SIZE; blk /= 2) {
+		/* a block that has a smaller fallback may fail quietly */
+		gfp_t gfp = blk > ARBEL_ICM_PAGE_SIZE ?
+			    GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY :
+			    GFP_KERNEL;
 
-	err = arbel_icm_mem_alloc(t->dev, &t->mem[i], t->chunk_size);
-	if (err)
-		goto err_ref;
-	chunk.va = t->place.base + (u64)i * t->chunk_size;
-	chunk.dma = t->mem[i].dma;
-	chunk.log_pages = ilog2(t->chunk_size / ARBEL_ICM_PAGE_SIZE);
-	err = arbel_fw_map(t->cmd, ARBEL_CMD_MAP_ICM, &chunk, 1);
-	if (err)
-		goto err_free;
-	return 0;
-
-err_free:
-	arbel_icm_mem_free(t->dev, &t->mem[i]);
-err_ref:
-	t->refcount[i]--;
-	return err;
+		n = t->chunk_size / blk;
+		c->mem = kcalloc(n, sizeof(*c->mem), GFP_KERNEL);
+		if (!c->mem)
+			return -ENOMEM;
+		for (k = 0; k < n; k++)
+			if (arbel_icm_mem_alloc(t->dev, &c->mem[k], blk, gfp))
+				break;
+		c->n = k;
+		if (k == n)
+			return 0;
+		arbel_icm_area_free(t->dev, c);
+	}
+	return -ENOMEM;
 }
 
+/* Free chunk i's memory (the HCA no longer owns it). */
+static void arbel_icm_chunk_free(struct arbel_icm_table *t, u32 i)
+{
+	if (t->mem[i].n > 1)
+		t->split--;
+	arbel_icm_area_free(t->dev, &t->mem[i]);
+}
+
+static int arbel_icm_chunk_get(struct arbel_icm_table *t, u32 i)
+{
+	struct arbel_icm_area *c = &t->mem[i];
+	struct arbel_map_chunk *map;
+	int k, err;
+
+	if (t->refcount[i]) {
+		t->refcount[i]++;
+		return 0;
+	}
+	/* held for a failed HCA (see arbel_icm_chunk_put()): not reusable */
+	if (c->n)
+		return -EIO;
+
+	err = arbel_icm_chunk_alloc(t, c);
+	if (err)
+		return err;
+	if (c->n > 1)
+		t->split++;
+	map = kcalloc(c->n, sizeof(*map), GFP_KERNEL);
+	if (!map) {
+		arbel_icm_chunk_free(t, i);
+		return -ENOMEM;
+	}
+	for (k = 0; k < c->n; k++) {
+		map[k].va = t->place.base + (u64)i * t->chunk_size +
+			    (u64)k * c->mem[0].size;
+		map[k].dma = c->mem[k].dma;
+		map[k].log_pages = ilog2(c->mem[k].size / ARBEL_ICM_PAGE_SIZE);
+	}
+	err = arbel_fw_map(t->cmd, ARBEL_CMD_MAP_ICM, map, c->n);
+	kfree(map);
+	if (err == -ETIMEDOUT && !t->hca_reset) {
+		/* the firmware may have mapped it: keep it for the reset */
+		t->held++;
+		return err;
+	}
+	if (err) {
+		arbel_icm_chunk_free(t, i);
+		return err;
+	}
+	t->refcount[i] = 1;
+	return 0;
+}
+
+/*
+ * A chunk whose UNMAP_ICM fails may still be the HCA's: it is not freed
+ * but held, and the device is marked failed so that its owner resets the
+ * HCA (a refused teardown command escalates to a reset); the reset then
+ * frees it through arbel_icm_table_hca_reset().  Once the HCA has been
+ * reset, nothing is the HCA's any more and the chunk is freed at once.
+ */
 static void arbel_icm_chunk_put(struct arbel_icm_table *t, u32 i)
 {
+	u64 va = t->place.base + (u64)i * t->chunk_size;
 	int err;
 
 	if (WARN_ON(!t->refcount[i]) || --t->refcount[i])
 		return;
-	err = arbel_fw_unmap_icm(t->cmd, t->place.base + (u64)i * t->chunk_size,
+	err = arbel_fw_unmap_icm(t->cmd, va,
 				 t->chunk_size / ARBEL_ICM_PAGE_SIZE);
-	if (err)
-		dev_warn(t->dev, "UNMAP_ICM of ICM 0x%llx failed: %d\n",
-			 t->place.base + (u64)i * t->chunk_size, err);
-	arbel_icm_mem_free(t->dev, &t->mem[i]);
+	if (err && !t->hca_reset) {
+		if (!arbel_cmd_mark_failed(t->cmd))
+			dev_warn(t->dev, "UNMAP_ICM of ICM 0x%llx failed: %d; the chunk is kept until the HCA is reset\n",
+				 va, err);
+		t->held++;
+		return;
+	}
+	arbel_icm_chunk_free(t, i);
 }
 
 /**
@@ -226,13 +308,17 @@ void arbel_icm_table_put_range(struct arbel_icm_table *table, u32 first,
 
 /**
  * arbel_icm_table_init() - set up a table and map its reserved objects
- * @table: the table
+ * @table: the table, zeroed
  * @cmd: transport
  * @dev: device for DMA allocations
  * @place: where the table lies (from the profile)
  *
  * Context: process.
- * Return: 0, or a negative errno with nothing left mapped or allocated.
+ * Return: 0; -ENOMEM with nothing set up; or the errno of MAP_ICM with the
+ * table set up but its reserved objects not taken (a chunk whose MAP_ICM
+ * timed out is held in it): the caller still calls
+ * arbel_icm_table_release() and arbel_icm_table_cleanup(), after
+ * resetting a failed HCA.
  */
 int arbel_icm_table_init(struct arbel_icm_table *table,
 			 struct arbel_cmd_transport *cmd, struct device *dev,
@@ -245,31 +331,53 @@ int arbel_icm_table_init(struct arbel_icm_table *table,
 	table->place = *place;
 	table->chunk_size = min_t(u64, ARBEL_ICM_CHUNK_SIZE, place->size);
 	table->nchunks = place->size / table->chunk_size;
-	mutex_init(&table->lock);
 	table->mem = kcalloc(table->nchunks, sizeof(*table->mem), GFP_KERNEL);
 	table->refcount = kcalloc(table->nchunks, sizeof(*table->refcount),
 				  GFP_KERNEL);
 	if (!table->mem || !table->refcount) {
-		err = -ENOMEM;
-		goto err_free;
+		kfree(table->refcount);
+		kfree(table->mem);
+		table->refcount = NULL;
+		table->mem = NULL;
+		return -ENOMEM;
 	}
+	mutex_init(&table->lock);
 
 	err = arbel_icm_table_get_range(table, 0,
 					(1U << place->log_rsvd) - 1);
-	if (err)
-		goto err_free;
-	return 0;
-
-err_free:
-	kfree(table->refcount);
-	kfree(table->mem);
-	mutex_destroy(&table->lock);
+	table->rsvd_taken = !err;
 	return err;
 }
 
 /**
- * arbel_icm_table_cleanup() - release the reserved objects and the table
- * @table: the table; every other reference must have been released
+ * arbel_icm_table_release() - release the table's reserved objects
+ * @table: the table (nothing happens if it is not set up, or they are
+ *	   not taken)
+ *
+ * Their chunks are unmapped; one whose UNMAP_ICM fails is held and the
+ * device marked failed (see arbel_icm_table_held()).
+ *
+ * Context: process.
+ */
+void arbel_icm_table_release(struct arbel_icm_table *table)
+{
+	if (!table->mem || !table->rsvd_taken)
+		return;
+	arbel_icm_table_put_range(table, 0, (1U << table->place.log_rsvd) - 1);
+	table->rsvd_taken = false;
+}
+
+/**
+ * arbel_icm_table_cleanup() - release the reserved objects, free the table
+ * @table: the table; every other reference must have been released.  Not
+ *	   set up (arbel_icm_table_init() ran out of memory): nothing happens
+ *
+ * A chunk the HCA may still own (held, see arbel_icm_table_held()) is
+ * freed only if the HCA has been reset since (arbel_icm_table_hca_reset());
+ * otherwise it is left allocated, with a warning: a leak, never memory
+ * handed back to the kernel while the HCA may write it.  So the caller
+ * calls arbel_icm_table_release() first and resets a failed HCA between
+ * the two.
  *
  * Context: process.
  */
@@ -277,12 +385,63 @@ void arbel_icm_table_cleanup(struct arbel_icm_table *table)
 {
 	u32 i;
 
-	arbel_icm_table_put_range(table, 0, (1U << table->place.log_rsvd) - 1);
-	for (i = 0; i < table->nchunks; i++)
+	if (!table->mem)
+		return;
+	arbel_icm_table_release(table);
+	mutex_lock(&table->lock);
+	for (i = 0; i < table->nchunks; i++) {
 		WARN_ON(table->refcount[i]);
+		if (table->hca_reset)
+			arbel_icm_chunk_free(table, i);
+	}
+	WARN(table->held && !table->hca_reset,
+	     "arbel: %u ICM chunks the HCA may own are leaked\n", table->held);
+	mutex_unlock(&table->lock);
 	kfree(table->refcount);
 	kfree(table->mem);
+	table->refcount = NULL;
+	table->mem = NULL;
 	mutex_destroy(&table->lock);
+}
+
+/**
+ * arbel_icm_table_hca_reset() - the HCA has been reset: free held chunks
+ * @table: the table (initialised)
+ *
+ * Called by whoever reset the HCA.  Frees every chunk that was kept
+ * because the HCA might still own it, and from now on frees a chunk even
+ * if its UNMAP_ICM fails (the HCA owns nothing after a reset).
+ *
+ * Context: process.
+ */
+void arbel_icm_table_hca_reset(struct arbel_icm_table *table)
+{
+	u32 i;
+
+	mutex_lock(&table->lock);
+	table->hca_reset = true;
+	for (i = 0; i < table->nchunks; i++)
+		if (!table->refcount[i])
+			arbel_icm_chunk_free(table, i);
+	table->held = 0;
+	mutex_unlock(&table->lock);
+}
+
+/**
+ * arbel_icm_table_held() - chunks kept because the HCA may still own them
+ * @table: the table
+ *
+ * Context: process.
+ * Return: the count (0 once the HCA has been reset).
+ */
+u32 arbel_icm_table_held(struct arbel_icm_table *table)
+{
+	u32 held;
+
+	mutex_lock(&table->lock);
+	held = table->held;
+	mutex_unlock(&table->lock);
+	return held;
 }
 
 /**

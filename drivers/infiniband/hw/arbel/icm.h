@@ -40,9 +40,20 @@ struct arbel_icm_area {
  * @place: where the table lies, its object size and count
  * @chunk_size: bytes per chunk (256 KiB, or the table size if smaller)
  * @nchunks: chunks in the table
- * @mem: one block per chunk, NULL buf while unmapped
+ * @mem: the blocks of each chunk (one, or several of equal size when
+ *	 256 KiB of contiguous memory was not to be had); none while unmapped
  * @refcount: users of each chunk
- * @lock: protects @mem and @refcount
+ * @max_block: largest block tried for a chunk (0: the chunk size); a
+ *	       smaller value forces the fallback to smaller blocks
+ * @split: chunks made of more than one block, mapped or held (read
+ *	   without @lock for debugfs)
+ * @held: chunks without users that the HCA may still own (their
+ *	  UNMAP_ICM was refused, or their MAP_ICM timed out): kept, with
+ *	  @mem set, until arbel_icm_table_hca_reset()
+ * @rsvd_taken: the firmware-reserved objects' chunks are taken
+ * @hca_reset: the HCA has been reset and owns nothing: a chunk whose
+ *	       UNMAP_ICM fails is freed at once
+ * @lock: protects @mem, @refcount, @split, @held and @hca_reset
  */
 struct arbel_icm_table {
 	struct arbel_cmd_transport *cmd;
@@ -50,9 +61,14 @@ struct arbel_icm_table {
 	struct arbel_icm_place place;
 	u32 chunk_size;
 	u32 nchunks;
-	struct arbel_icm_mem *mem;
+	struct arbel_icm_area *mem;
 	u32 *refcount;
-	struct mutex lock;	/* @mem and @refcount */
+	u32 max_block;
+	u32 split;
+	u32 held;
+	bool rsvd_taken;
+	bool hca_reset;
+	struct mutex lock;	/* @mem, @refcount, @held, @hca_reset */
 };
 
 int arbel_icm_area_map(struct arbel_cmd_transport *cmd, struct device *dev,
@@ -63,11 +79,14 @@ u64 arbel_icm_area_size(const struct arbel_icm_area *area);
 int arbel_icm_table_init(struct arbel_icm_table *table,
 			 struct arbel_cmd_transport *cmd, struct device *dev,
 			 const struct arbel_icm_place *place);
+void arbel_icm_table_release(struct arbel_icm_table *table);
 void arbel_icm_table_cleanup(struct arbel_icm_table *table);
 int arbel_icm_table_get_range(struct arbel_icm_table *table, u32 first,
 			      u32 last);
 void arbel_icm_table_put_range(struct arbel_icm_table *table, u32 first,
 			       u32 last);
 u64 arbel_icm_table_mapped_pages(struct arbel_icm_table *table);
+u32 arbel_icm_table_held(struct arbel_icm_table *table);
+void arbel_icm_table_hca_reset(struct arbel_icm_table *table);
 
 #endif /* _ARBEL_ICM_H */

@@ -47,7 +47,31 @@ module_param(log_num_mtt, byte, 0444);
 MODULE_PARM_DESC(log_num_mtt,
 		 "log2 of the MTT entries (default 20; capped by the device)");
 
+static unsigned int icm_max_block_kib;
+module_param(icm_max_block_kib, uint, 0444);
+MODULE_PARM_DESC(icm_max_block_kib,
+		 "Largest block of an ICM chunk in KiB, rounded down to a power of two, at least 4 (default 0: whole 256 KiB chunks, smaller blocks only when those cannot be had); for testing the fallback");
+
 static struct dentry *arbel_debugfs_root;
+
+static void arbel_fail_work(struct work_struct *work);
+
+/*
+ * ICM chunks now mapped in more than one block (the fallback).  A snapshot
+ * without the tables' locks: the counters live in adev, which outlives
+ * the debugfs file.
+ */
+static int arbel_split_get(void *data, u64 *val)
+{
+	struct arbel_dev *adev = data;
+	int i;
+
+	*val = 0;
+	for (i = 0; i < ARBEL_ICM_NR_TABLES; i++)
+		*val += READ_ONCE(adev->icm[i].split);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(arbel_split_fops, arbel_split_get, NULL, "%llu\n");
 
 static int arbel_check_bars(struct pci_dev *pdev)
 {
@@ -78,6 +102,7 @@ static int arbel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return -ENOMEM;
 	adev->pdev = pdev;
 	mutex_init(&adev->fail_lock);
+	INIT_WORK(&adev->fail_work, arbel_fail_work);
 
 	err = pci_enable_device(pdev);
 	if (err) {
@@ -124,6 +149,9 @@ static int arbel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		goto err_unmap;
 	adev->debugfs = debugfs_create_dir(pci_name(pdev), arbel_debugfs_root);
 	arbel_cmd_debugfs_init(&adev->cmd, adev->debugfs);
+	debugfs_create_file_unsafe("icm_split_chunks", 0400, adev->debugfs,
+				   adev, &arbel_split_fops);
+	adev->icm_max_block = icm_max_block_kib * SZ_1K;
 
 	err = arbel_hca_init(adev, log_num_mpt, log_num_mtt);
 	if (err)
@@ -136,6 +164,10 @@ static int arbel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (err)
 		goto err_mr;
 	adev->registered = true;
+	/* From now on a failed device is reset at once, not at remove. */
+	arbel_cmd_set_fail_work(&adev->cmd, &adev->fail_work);
+	if (arbel_cmd_failed(&adev->cmd))
+		schedule_work(&adev->fail_work);
 	return 0;
 
 err_mr:
@@ -161,6 +193,9 @@ static void arbel_remove(struct pci_dev *pdev)
 {
 	struct arbel_dev *adev = pci_get_drvdata(pdev);
 
+	/* teardown resets a failed HCA itself, in its order */
+	arbel_cmd_set_fail_work(&adev->cmd, NULL);
+	cancel_work_sync(&adev->fail_work);
 	arbel_unregister_ibdev(adev);
 	adev->registered = false;
 	arbel_mr_cleanup_table(adev);
@@ -185,6 +220,8 @@ static void arbel_shutdown(struct pci_dev *pdev)
 
 	if (!adev)
 		return;
+	arbel_cmd_set_fail_work(&adev->cmd, NULL);
+	cancel_work_sync(&adev->fail_work);
 	arbel_dev_fail(adev, "shutdown");
 	pci_clear_master(pdev);
 }
@@ -194,12 +231,14 @@ static void arbel_shutdown(struct pci_dev *pdev)
  * @adev: the HCA
  * @why: for the log
  *
- * Policy for a teardown command the firmware refuses (e.g. HW2SW_MPT)
- * and for shutdown: the HCA may still use what the command should have
- * taken back, so it is reset -- after which it owns no host memory and
- * the caller may free.  The device is then dead: every later command fails
- * with -EIO and the RDMA core is told (IB_EVENT_DEVICE_FATAL); removal and
- * a new probe bring it back.  Idempotent; safe against itself.
+ * Policy for a device that failed (a command timed out, a teardown command
+ * such as HW2SW_MPT or UNMAP_ICM was refused) and for shutdown: the HCA
+ * may still use what it was given, so it is reset at once
+ * (arbel_hca_stop()) -- after which it owns no host memory and the caller,
+ * and the ICM tables holding chunks for it, may free.  The device is then
+ * dead: every later command fails with -EIO and the RDMA core is told
+ * (IB_EVENT_DEVICE_FATAL); removal and a new probe bring it back.
+ * Idempotent; safe against itself.
  *
  * Context: process; sleeps (the reset takes about a second).
  */
@@ -209,20 +248,16 @@ void arbel_dev_fail(struct arbel_dev *adev, const char *why)
 		.device = &adev->ibdev,
 		.event = IB_EVENT_DEVICE_FATAL,
 	};
-	bool reset = false;
 
-	arbel_cmd_mark_failed(&adev->cmd);
-	mutex_lock(&adev->fail_lock);
-	if (!adev->stopped) {
-		dev_err(&adev->pdev->dev,
-			"%s: device marked failed, resetting the HCA\n", why);
-		adev->stopped = true;
-		arbel_hca_reset(adev);
-		reset = true;
-	}
-	mutex_unlock(&adev->fail_lock);
-	if (reset && adev->registered)
+	if (arbel_hca_stop(adev, why) && adev->registered)
 		ib_dispatch_event(&ev);
+}
+
+/* A command failed the device while it is registered: reset it now. */
+static void arbel_fail_work(struct work_struct *work)
+{
+	arbel_dev_fail(container_of(work, struct arbel_dev, fail_work),
+		       "firmware command failed");
 }
 
 static const struct pci_device_id arbel_pci_table[] = {

@@ -138,7 +138,9 @@ static int arbel_mr_build_mpt(struct arbel_dev *adev,
  * Context: process; sleeps.
  * Return: 0; -ENOMEM when no MPT slot or MTT range is left; -EINVAL or
  * -EOPNOTSUPP for what the MPT cannot express; the firmware's errno.
- * Nothing is left allocated or mapped on error.
+ * Nothing is left allocated or mapped on error; if a command was lost
+ * (the device failed), the HCA has been reset before this returns, so
+ * that the caller may release the pages.
  */
 int arbel_mr_register(struct arbel_dev *adev, struct arbel_mr_hw *mr,
 		      struct ib_umem *umem)
@@ -192,6 +194,9 @@ err_mtt:
 		arbel_mtt_free(&adev->mtt, mr->mtt_first, mr->mtt_n);
 err_key:
 	arbel_key_free(&adev->keys, mr->key);
+	/* a lost command: the caller frees the pages only after the reset */
+	if (arbel_cmd_failed(&adev->cmd))
+		arbel_dev_fail(adev, "registration failed");
 	return err;
 }
 
@@ -234,6 +239,9 @@ int arbel_mr_unregister(struct arbel_dev *adev, struct arbel_mr_hw *mr)
 	if (mr->mtt_n)
 		arbel_mtt_free(&adev->mtt, mr->mtt_first, mr->mtt_n);
 	arbel_key_free(&adev->keys, mr->key);
+	/* a refused UNMAP_ICM held its chunk: reset now, which frees it */
+	if (arbel_cmd_failed(&adev->cmd))
+		arbel_dev_fail(adev, "UNMAP_ICM failed");
 	return 0;
 }
 

@@ -256,9 +256,28 @@ static struct ib_mr *arbel_reg_user_mr(struct ib_pd *ibpd, u64 start,
 	err = arbel_mpt_set_access(&probe, access);
 	if (err)
 		return ERR_PTR(err);
+	/*
+	 * struct mthca_reg_mr (its one flag is for CQ buffers) may be short
+	 * or absent; anything beyond it must be zero, as the core demands of
+	 * its own requests.
+	 */
+	if (udata && udata->inlen > sizeof(struct mthca_reg_mr) &&
+	    !ib_is_udata_cleared(udata, sizeof(struct mthca_reg_mr),
+				 udata->inlen - sizeof(struct mthca_reg_mr)))
+		return ERR_PTR(-EOPNOTSUPP);
 	if (!length || check_add_overflow(start, length, &end) ||
 	    check_add_overflow(iova, length, &end) ||
 	    length > 1ULL << adev->lim.log_max_mr_size)
+		return ERR_PTR(-EINVAL);
+
+	/*
+	 * Zero-based needs a page size at which the buffer starts on a page
+	 * boundary (below): one not aligned even to PAGE_SIZE is refused
+	 * before pinning -- ib_umem_find_best_pgsz() would set umem->iova to
+	 * 0 and the release would then unaccount fewer pages than were
+	 * pinned (VmPin would leak).
+	 */
+	if ((access & IB_ZERO_BASED) && offset_in_page(start))
 		return ERR_PTR(-EINVAL);
 
 	umem = ib_umem_get(ibpd->device, start, length, access);
@@ -269,7 +288,7 @@ static struct ib_mr *arbel_reg_user_mr(struct ib_pd *ibpd, u64 start,
 	 * Zero-based: the HCA's address 0 is byte 0 of the first MTT page
 	 * (the MPT has no first-byte offset), so the page size must be one
 	 * at which the buffer starts on a page boundary -- the choice for
-	 * iova 0.  A buffer not aligned even to PAGE_SIZE has none: refused.
+	 * iova 0 (the buffer is page-aligned, see above).
 	 */
 	if (access & IB_ZERO_BASED)
 		iova = 0;

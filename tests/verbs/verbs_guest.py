@@ -9,7 +9,8 @@ pyverbs; arbeltest on PYTHONPATH):
                  [--suites NAME,...]
 
 The suites, in order: the tools (ibv_devices, ibv_devinfo -v), device
-attributes, bad inputs and EFAULT, the registration matrix, the deep
+attributes, bad inputs and EFAULT, the registration matrix, the MTT modes
+(commands per registration, write_mtt=0 and 1), the deep
 checks, re-registration, iova, zero-based regions, injected firmware
 faults, exhaustion (ENOMEM), cleanup, removal with users present (unbind,
 rmmod, a refused HW2SW_MPT; the device is bound again after each); then
@@ -28,9 +29,9 @@ import unittest
 from arbeltest import ktap
 
 SUITES = ('test_tools', 'test_device_attrs', 'test_bad_inputs',
-          'test_reg_matrix', 'test_deep', 'test_rereg', 'test_iova',
-          'test_zero_based', 'test_fw_faults', 'test_enomem', 'test_cleanup',
-          'test_removal')
+          'test_reg_matrix', 'test_mtt_mode', 'test_deep', 'test_rereg',
+          'test_iova', 'test_zero_based', 'test_fw_faults', 'test_enomem',
+          'test_cleanup', 'test_removal')
 
 RDMA_CORE = '/opt/rdma-core'
 RDMA_CORE_SUITES = ('tests.test_device', 'tests.test_pd')

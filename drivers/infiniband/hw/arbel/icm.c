@@ -225,6 +225,38 @@ void arbel_icm_table_put_range(struct arbel_icm_table *table, u32 first,
 }
 
 /**
+ * arbel_icm_table_find() - where an object of a mapped chunk lies
+ * @table: the table
+ * @obj: the object; the caller holds a reference on its chunk
+ *	 (arbel_icm_table_get_range()), which keeps the address valid
+ * @dma: if not NULL, receives the object's bus address
+ *
+ * The chunks are DMA-coherent (dma_alloc_coherent()): CPU stores at the
+ * address need no dma_sync_*(), only a write barrier before the command
+ * that makes the HCA read them.
+ *
+ * Context: process.
+ * Return: the object's CPU address, or NULL if its chunk is not mapped.
+ */
+void *arbel_icm_table_find(struct arbel_icm_table *table, u32 obj,
+			   dma_addr_t *dma)
+{
+	u32 i = arbel_icm_chunk_index(&table->place, table->chunk_size, obj);
+	u64 off = (u64)(obj & ((1ULL << table->place.log_num) - 1)) *
+		  table->place.entry_size - (u64)i * table->chunk_size;
+	void *buf = NULL;
+
+	mutex_lock(&table->lock);
+	if (table->refcount[i] && table->mem[i].buf) {
+		buf = table->mem[i].buf + off;
+		if (dma)
+			*dma = table->mem[i].dma + off;
+	}
+	mutex_unlock(&table->lock);
+	return buf;
+}
+
+/**
  * arbel_icm_table_init() - set up a table and map its reserved objects
  * @table: the table
  * @cmd: transport

@@ -69,5 +69,7 @@ int arbel_icm_table_get_range(struct arbel_icm_table *table, u32 first,
 void arbel_icm_table_put_range(struct arbel_icm_table *table, u32 first,
 			       u32 last);
 u64 arbel_icm_table_mapped_pages(struct arbel_icm_table *table);
+void *arbel_icm_table_find(struct arbel_icm_table *table, u32 obj,
+			   dma_addr_t *dma);
 
 #endif /* _ARBEL_ICM_H */

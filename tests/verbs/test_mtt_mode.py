@@ -15,6 +15,11 @@ are counted from the MPT the firmware returns (start, length, page size).
 Each region is registered once before counting: the first registration
 that reaches a new 256 KiB chunk of the MTT table maps it (MAP_ICM), once
 for the driver's life.
+
+Besides the suites' regions (whose pages a fresh guest often gives
+physically contiguous, i.e. few entries), an 8 MiB buffer whose pages
+were touched last to first, so that no two are adjacent in the right
+order: 2048 entries of 4 KiB, five WRITE_MTT commands with write_mtt=1.
 """
 
 import unittest
@@ -26,8 +31,30 @@ from arbeltest import mem
 WRITE_MTT_ENTRIES = (4096 - 16) // 8
 
 
+SCATTERED = 8 * base.MiB
+
+
 class MttModes(base.VerbsTestCase):
     """One test per mode; one subTest per region and check."""
+
+    scattered = None
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        buf = mem.Buffer(SCATTERED, mem.PAGES_4K, fill=False)
+        for off in range(SCATTERED - mem.PAGE_SIZE, -1, -mem.PAGE_SIZE):
+            buf.view[off] = off // mem.PAGE_SIZE & 0xff
+        cls.scattered = buf
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.scattered.close()
+        super().tearDownClass()
+
+    def regions(self):
+        return self.fx.regions + [base.Region('scattered-8MiB',
+                                              self.scattered, 0, SCATTERED)]
 
     def count(self):
         return self.fx.win.read('CMD_COUNT')
@@ -56,7 +83,7 @@ class MttModes(base.VerbsTestCase):
         hw0 = fx.hw_mpts()
         rows = []
         with base.WriteMttMode(by_command):
-            for r in fx.regions:
+            for r in self.regions():
                 with self.subTest(f'{r.name}'):
                     self.close_mr(self.register(r, fx.pd1, base.LW).mr)
                     c0 = self.count()
@@ -78,6 +105,10 @@ class MttModes(base.VerbsTestCase):
                     dereg_cmds = self.count() - c1
                     rows.append(f'{r.name}: {n} entries, {reg_cmds} + '
                                 f'{dereg_cmds} commands')
+                    if r.buf is self.scattered and n <= WRITE_MTT_ENTRIES:
+                        problems.append(f'the scattered buffer has {n} '
+                                        f'entries, want more than '
+                                        f'{WRITE_MTT_ENTRIES} (setup)')
                     if reg_cmds != want:
                         problems.append(f'registration of {n} entries: '
                                         f'{reg_cmds} commands, want {want}')

@@ -16,7 +16,7 @@
  * This is a benchmark: it prints figures, it does not judge them.  It exits
  * non-zero only if it cannot run (no device, a failed registration).
  *
- * Build (bench/run.sh does it), from the repository's top, with the C test
+ * Build (make -C bench does it), from the repository's top, with the C test
  * library's sources it uses (tests/lib: clocks, buffers, the hugetlb pool):
  *   gcc -O2 -Itests/lib -o reg_bench bench/reg_bench.c \
  *       tests/lib/dev.c tests/lib/mem.c tests/lib/util.c -libverbs

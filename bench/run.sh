@@ -1,80 +1,108 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Memory-registration benchmark: build arbel.ko (if missing) and
-# bench/reg_bench.c, boot the test VM with the driver loaded, run reg_bench
-# in it and print its table with the host's facts. See
+# Memory registration side by side: one VM boot per driver, the same QEMU
+# with arbel-stub, the same guest kernel and image, bench/cmp_bench in
+# each, then bench/compare.py's tables with ratios.  See
 # Documentation/benchmarks.rst.
 #
-#   bench/run.sh
-#   BENCH_SECONDS=1 bench/run.sh        # target seconds per row (default 2)
-#   BENCH_TRACE=1 bench/run.sh          # keep the stub's command trace
+#   bench/run.sh                          the full run
+#   BENCH_QUICK=1 bench/run.sh            short: -t 0.2 -r 3, up to 16 MiB,
+#                                         up to 10^3 live regions
+#   BENCH_DRIVERS="arbel rxe" bench/run.sh  a subset
 #
-# The stub's per-command trace (build/vm-bench/stub-trace.txt) is turned
-# off by default (STUB=trace=, which overrides run.sh's trace=...): with it
-# on, a run writes about 280 MB and that I/O is part of the timed loop.
+# Drivers: arbel (MTT entries by CPU stores, the default), arbel-wmtt
+# (write_mtt=1: WRITE_MTT commands), mthca (Debian's own ib_mthca.ko,
+# unmodified, on the stub), rxe (rdma_rxe on a dummy netdev; the stub is
+# present but unused).
 #
-# Environment: BENCH_SECONDS; VM_SMP, VM_MEM, TIMEOUT (default 900) and the
-# other variables of scripts/vm/run.sh pass through. Output also lands in
-# build/vm-bench/ (output.txt: the guest's table; bench.txt: everything).
+# Environment: BENCH_SECONDS (-t, default 0.5), BENCH_REPEATS (-r, default
+# 5), BENCH_MAX_MIB (-m, default 1024), BENCH_MAX_LIVE (-L, default
+# 100000), VM_MEM (default 3G), VM_SMP (default 1), TIMEOUT per VM (default
+# 1800).  Output: build/bench/ (NAME.txt: each VM's output; results.json:
+# every raw number and the conditions; table.txt: what is printed).
 
 set -eu
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 cd "$REPO"
+# shellcheck source=scripts/env.sh
+. scripts/env.sh
 
-BIN=$REPO/build/bench-bin
-OUT=$REPO/build/vm-bench
-SECS=${BENCH_SECONDS:-2}
-export TIMEOUT=${TIMEOUT:-900}
-VM_SMP=${VM_SMP:-1}
-VM_MEM=${VM_MEM:-1G}
-if [ "${BENCH_TRACE:-0}" = 1 ]; then
-	STUB=${STUB:-}
-	trace=on
+OUT=$REPO/build/bench
+BIN=$OUT/guest-bin
+DRIVERS=${BENCH_DRIVERS:-arbel arbel-wmtt mthca rxe}
+if [ "${BENCH_QUICK:-0}" = 1 ]; then
+	args="-t ${BENCH_SECONDS:-0.2} -r ${BENCH_REPEATS:-3} -m ${BENCH_MAX_MIB:-16} -L ${BENCH_MAX_LIVE:-1000}"
 else
-	STUB=trace=${STUB:+,$STUB}
-	trace=off
+	args="-t ${BENCH_SECONDS:-0.5} -r ${BENCH_REPEATS:-5} -m ${BENCH_MAX_MIB:-1024} -L ${BENCH_MAX_LIVE:-100000}"
 fi
-export STUB
+export VM_MEM=${VM_MEM:-3G} VM_SMP=${VM_SMP:-1} TIMEOUT=${TIMEOUT:-1800}
+# one image for every driver: rxe's module and provider are in all of them
+export VM_MODULES="rdma_rxe dummy" VM_PROVIDERS="mthca rxe" VM_EXTRA_BINS=ip
+# no per-command trace file: its I/O would be inside the timed loops
+export STUB=trace=
 
-if [ ! -f build/module/arbel.ko ]; then
-	echo "bench: building the module (scripts/build-module.sh --test)" >&2
-	scripts/build-module.sh --test >&2
-fi
-
-mkdir -p "$BIN" "$OUT"
-# reg_bench links libibverbs (dynamic) and the C test library (tests/lib)
-gcc -O2 -g -Wall -Wextra -Werror -Itests/lib -o "$BIN/reg_bench" \
-	bench/reg_bench.c tests/lib/dev.c tests/lib/mem.c tests/lib/util.c -libverbs
+[ -f build/module/arbel.ko ] || scripts/build-module.sh --test >&2
+scripts/setup.sh verbs >&2
+rm -rf "$BIN"
+mkdir -p "$OUT" "$BIN"
+make -s -C bench O="$BIN"
+rm -f "$BIN/reg_bench"
+mthca=$(find "$ARBEL_CACHE/vm/kernel" -path "*/$ARBEL_KABI/*" -name ib_mthca.ko 2>/dev/null | head -n 1)
+[ -z "$mthca" ] || cp "$mthca" "$BIN/"
 
 busy() {
-	# other heavy processes on the host (read-only look)
 	local n
 	# shellcheck disable=SC2009  # pgrep refuses a pattern over 15 chars
 	n=$(ps -e -o comm= | grep -cxE 'cc1|cc1plus|ld|make|qemu-system-x86|ninja' || true)
 	echo "loadavg $(cut -d' ' -f1-3 /proc/loadavg), compiler/make/qemu processes: $n"
 }
 
-cond="QEMU TCG-emulated guest (scripts/vm/run.sh, q35, ${VM_SMP} vCPU, ${VM_MEM}), arbel-stub device (command trace $trace)"
 {
-	echo "== host"
+	echo "== conditions"
 	echo "date:  $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-	echo "nproc: $(nproc)"
-	echo "cpu:   $(grep -m1 '^model name' /proc/cpuinfo | sed 's/^model name[[:space:]]*:[[:space:]]*//')"
-	echo "host kernel: $(uname -r)"
-	echo "module: build/module/arbel.ko ($(git -C "$REPO" describe --always --dirty 2>/dev/null || echo '?'))"
+	echo "host:  nproc $(nproc), $(grep -m1 '^model name' /proc/cpuinfo | sed 's/^model name[[:space:]]*:[[:space:]]*//'), kernel $(uname -r), $(free -g | awk '/^Mem:/ {print $2}') GiB"
+	echo "guest: Debian $ARBEL_KABI under QEMU TCG (scripts/vm/run.sh, q35), $VM_SMP vCPU, $VM_MEM; arbel-stub, command trace off"
+	echo "arbel: $(git describe --always --dirty 2>/dev/null || echo '?'); cmp_bench $args"
 	echo "before: $(busy)"
-	echo "== guest"
-} | tee "$OUT/bench.txt"
+} >"$OUT/conditions.txt"
 
-set +e
-GUEST_BIN=$BIN VM_OUT=$OUT LOAD=1 VM_SMP=$VM_SMP VM_MEM=$VM_MEM \
-	CMD="reg_bench -t $SECS -c '$cond'" \
-	scripts/vm/run.sh | tee -a "$OUT/bench.txt"
-rc=${PIPESTATUS[0]}
-set -e
+bench="/opt/arbel/bin/cmp_bench $args"
+runs=()
+for d in $DRIVERS; do
+	load=0 margs='' cmd=''
+	case $d in
+	arbel)
+		load=1 cmd="$bench -d arbel0";;
+	arbel-wmtt)
+		load=1 margs=write_mtt=1 cmd="$bench -d arbel0";;
+	mthca)
+		if [ -z "$mthca" ]; then
+			echo "BENCH-NA no ib_mthca.ko for $ARBEL_KABI in $ARBEL_CACHE/vm/kernel" >"$OUT/$d.txt"
+			runs+=("$d=$OUT/$d.txt")
+			continue
+		fi
+		cmd="modprobe ib_uverbs; insmod /opt/arbel/bin/ib_mthca.ko || echo 'BENCH-NA insmod ib_mthca.ko failed'; sleep 2
+dev=\$(ls /sys/class/infiniband 2>/dev/null | head -n 1)
+if [ -n \"\$dev\" ]; then $bench -d \$dev || echo \"BENCH-NA cmp_bench on \$dev exited \$?\"
+else echo \"BENCH-NA ib_mthca registered no device on the stub: \$(dmesg | grep -i 'mthca.*abort' | head -n 1 | sed 's/^\[[^]]*\] //')\"; dmesg | grep -i mthca | tail -n 5; fi";;
+	rxe)
+		cmd="modprobe ib_uverbs; modprobe rdma_rxe && ip link add bench0 type dummy && ip link set bench0 up && rdma link add rxe0 type rxe netdev bench0 && $bench -d rxe0 || echo \"BENCH-NA rxe setup or cmp_bench failed: \$?\"";;
+	*)
+		echo "bench/run.sh: unknown driver $d" >&2
+		exit 2;;
+	esac
+	echo "bench: $d ..." >&2
+	set +e
+	GUEST_BIN=$BIN VM_OUT=$OUT/vm-$d LOAD=$load MODULE_ARGS=$margs \
+		CMD="$cmd" scripts/vm/run.sh >"$OUT/$d.txt" 2>"$OUT/$d.err"
+	rc=$?
+	set -e
+	echo "# vm exit status $rc" >>"$OUT/$d.txt"
+	runs+=("$d=$OUT/$d.txt")
+done
+echo "after: $(busy)" >>"$OUT/conditions.txt"
 
-echo "after:  $(busy)" | tee -a "$OUT/bench.txt"
-echo "vm exit status: $rc" | tee -a "$OUT/bench.txt"
-exit "$rc"
+python3 bench/compare.py --out "$OUT/results.json" \
+	--conditions "$OUT/conditions.txt" "${runs[@]}" | tee "$OUT/table.txt"

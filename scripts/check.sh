@@ -29,6 +29,7 @@ run_stage() {
 
 run_stage pylib python3 tests/pylib/tests
 run_stage testlib make -s -C tests/lib check
+run_stage bench bench/build-check.sh
 run_stage module-6.12 env -u ARBEL_KABI -u ARBEL_KDIR ARBEL_KERNEL=6.12 \
 	scripts/build-module.sh --test
 run_stage module scripts/build-module.sh --test

@@ -19,6 +19,7 @@
 #
 # Environment:
 #   VM_MODULES     extra kernel modules (by name) to put into the base image
+#   VM_PROVIDERS   libibverbs providers (default: mthca; bench/run.sh adds rxe)
 #   VM_EXTRA_BINS  extra host executables to copy with their libraries
 #   VM_PYTHON=1    also build the python layer
 #   VM_REBUILD=1   ignore the initramfs caches (the kernel tree stays cached)
@@ -100,16 +101,20 @@ modlist=$(
 bins="/bin/busybox /bin/bash /usr/bin/rdma
 	$(dpkg -L ibverbs-utils | grep '^/usr/bin/' | tr '\n' ' ')
 	${VM_EXTRA_BINS:-}"
-provider=/usr/lib/x86_64-linux-gnu/libibverbs/libmthca-rdmav34.so
+providers=() provider_files=()
+for p in ${VM_PROVIDERS:-mthca}; do
+	providers+=("/usr/lib/x86_64-linux-gnu/libibverbs/lib$p-rdmav34.so")
+	provider_files+=("/etc/libibverbs.d/$p.driver")
+done
 for b in $bins; do
 	[ -f "$b" ] || b=$(command -v "$b") || vm_die "VM_EXTRA_BINS: no $b"
 	printf '%s\n' "$b"
 done >"$VM_CACHE/.bins"
 mapfile -t elfs <"$VM_CACHE/.bins"
-elfs+=("$provider")
+elfs+=("${providers[@]}")
 ldd_key=$(stat -L -c '%n %s %Y' "${elfs[@]}" /etc/ld.so.cache | sha256sum)
 mapfile -t libs < <(vm_memo base-libs "$ldd_key" vm_ldd_closure "${elfs[@]}")
-files=("${elfs[@]}" "${libs[@]}" /etc/libibverbs.d/mthca.driver)
+files=("${elfs[@]}" "${libs[@]}" "${provider_files[@]}")
 
 # The key: this script, lib.sh, init, the kernel, the module list, and the
 # name/size/mtime of every host file that goes in.

@@ -53,6 +53,31 @@ TO_REGION = dbgwin.registers()['ARBEL_XL_DIR_TO_REGION']
 TO_BUF = dbgwin.registers()['ARBEL_XL_DIR_TO_BUF']
 
 
+WRITE_MTT_PARAM = '/sys/module/arbel/parameters/write_mtt'
+
+
+class WriteMttMode:
+    """with WriteMttMode(True): registrations write their MTT entries with
+    WRITE_MTT (module parameter write_mtt, read by the driver at each
+    registration); the previous value comes back on exit."""
+
+    def __init__(self, on):
+        self.on = on
+        self.saved = None
+
+    def __enter__(self):
+        with open(WRITE_MTT_PARAM, encoding='ascii') as f:
+            self.saved = f.read().strip()
+        with open(WRITE_MTT_PARAM, 'w', encoding='ascii') as f:
+            f.write('Y' if self.on else 'N')
+        return self
+
+    def __exit__(self, *exc):
+        with open(WRITE_MTT_PARAM, 'w', encoding='ascii') as f:
+            f.write(self.saved)
+        return False
+
+
 def access_str(access):
     """'LW|RR' for IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ."""
     return '|'.join(n for bit, n in FLAGS if access & bit) or 'none'

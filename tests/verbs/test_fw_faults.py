@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 """Firmware failures injected through the debug window: the registration
-fails, and nothing is left behind (MPT slots and MTT ranges reusable)."""
+fails, and nothing is left behind (MPT slots and MTT ranges reusable).
+WRITE_MTT faults run with the module parameter write_mtt=1 (by default
+the driver writes MTT entries itself and sends no WRITE_MTT)."""
 
 import errno
 import unittest
 
 import base
 
+WRITE_MTT = 0x011
 FAULTS = (           # opcode, name, status
     (0x011, 'WRITE_MTT', 0x03),
     (0x00d, 'SW2HW_MPT', 0x03),
@@ -46,6 +49,10 @@ class FirmwareFaults(base.VerbsTestCase):
         self.assertGreater(cap, 0)
 
     def fault_case(self, op, status):
+        with base.WriteMttMode(op == WRITE_MTT):
+            self.fault_case_in_mode(op, status)
+
+    def fault_case_in_mode(self, op, status):
         fx = self.fx
         big = fx.region('64MiB')
         hw0 = fx.hw_mpts()

@@ -10,13 +10,14 @@ pyverbs; arbeltest on PYTHONPATH):
 
 The suites, in order: the tools (ibv_devices, ibv_devinfo -v), device
 attributes, bad inputs (a table of 68 cases, a fuzzer) and EFAULT, the
-registration matrix, the deep checks, re-registration, iova, zero-based regions, injected firmware
-faults, concurrency stress (4 processes, --stress-cycles each),
-exhaustion (ENOMEM), cleanup, removal with users present (unbind,
-rmmod, a refused HW2SW_MPT; the device is bound again after each), the
-failure policy (refused teardown commands and a lost command reset the
-HCA; the device is bound or loaded again after each), ICM chunks of
-small blocks (the module reloaded with icm_max_block_kib=16); then
+registration matrix, the MTT modes (commands per registration,
+write_mtt=0 and 1), the deep checks, re-registration, iova, zero-based
+regions, injected firmware faults, concurrency stress (4 processes,
+--stress-cycles each), exhaustion (ENOMEM), cleanup, removal with users
+present (unbind, rmmod, a refused HW2SW_MPT; the device is bound again
+after each), the failure policy (refused teardown commands and a lost
+command reset the HCA; the device is bound or loaded again after each),
+ICM chunks of small blocks (the module reloaded with icm_max_block_kib=16); then
 rdma-core's own pyverbs tests test_device and test_pd (from
 /opt/rdma-core/tests).  --suites NAME,... runs only those (and no
 rdma-core tests).  Exit status 1 if anything failed.
@@ -32,9 +33,9 @@ import unittest
 from arbeltest import ktap
 
 SUITES = ('test_tools', 'test_device_attrs', 'test_bad_inputs',
-          'test_reg_matrix', 'test_deep', 'test_rereg', 'test_iova',
-          'test_zero_based', 'test_fw_faults', 'test_stress', 'test_enomem',
-          'test_cleanup',
+          'test_reg_matrix', 'test_mtt_mode', 'test_deep', 'test_rereg',
+          'test_iova', 'test_zero_based', 'test_fw_faults', 'test_stress',
+          'test_enomem', 'test_cleanup',
           'test_removal', 'test_fail_policy', 'test_icm_blocks')
 
 RDMA_CORE = '/opt/rdma-core'

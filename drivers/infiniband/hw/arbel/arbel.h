@@ -17,6 +17,7 @@
 #include "cmd.h"
 #include "fw.h"
 #include "icm.h"
+#include "mtt.h"
 
 #define ARBEL_DRV_NAME		"arbel"
 
@@ -46,6 +47,7 @@
  * @registered: the ib_device is registered (events may be dispatched)
  * @keys: MPT slots and key tags
  * @mtt: free MTT entries
+ * @mtt_icm: the MTT table's chunks kept mapped for CPU writes (mtt.c)
  * @pd_ida: PD numbers in [@rsvd_pd, @max_pd)
  * @uar_ida: UAR pages for user contexts in [@rsvd_uar, num_uars)
  * @rsvd_pd: PD numbers the firmware keeps
@@ -74,6 +76,7 @@ struct arbel_dev {
 	bool registered;
 	struct arbel_keys keys;
 	struct arbel_mtt_pool mtt;
+	struct arbel_mtt_icm mtt_icm;
 	struct ida pd_ida;
 	struct ida uar_ida;
 	u32 rsvd_pd;

@@ -307,6 +307,50 @@ void arbel_icm_table_put_range(struct arbel_icm_table *table, u32 first,
 }
 
 /**
+ * arbel_icm_table_find() - where an object of a mapped chunk lies
+ * @table: the table
+ * @obj: the object; the caller holds a reference on its chunk
+ *	 (arbel_icm_table_get_range()), which keeps the address valid
+ * @dma: if not NULL, receives the object's bus address
+ * @run: if not NULL, receives the bytes from the object to the end of the
+ *	 block it lies in (a chunk may be several blocks), the most the
+ *	 caller may address from the returned pointer
+ *
+ * The blocks are DMA-coherent (dma_alloc_coherent()): CPU stores at the
+ * address need no dma_sync_*(), only a write barrier before the command
+ * that makes the HCA read them.
+ *
+ * Context: process.
+ * Return: the object's CPU address, or NULL if its chunk is not mapped.
+ */
+void *arbel_icm_table_find(struct arbel_icm_table *table, u32 obj,
+			   dma_addr_t *dma, size_t *run)
+{
+	u32 i = arbel_icm_chunk_index(&table->place, table->chunk_size, obj);
+	u64 off = (u64)(obj & ((1ULL << table->place.log_num) - 1)) *
+		  table->place.entry_size - (u64)i * table->chunk_size;
+	struct arbel_icm_area *c = &table->mem[i];
+	void *buf = NULL;
+	size_t bsz;
+	u32 b;
+
+	mutex_lock(&table->lock);
+	if (table->refcount[i] && c->n) {
+		/* the blocks of a chunk are all of one size */
+		bsz = c->mem[0].size;
+		b = div64_u64(off, bsz);
+		off -= (u64)b * bsz;
+		buf = c->mem[b].buf + off;
+		if (dma)
+			*dma = c->mem[b].dma + off;
+		if (run)
+			*run = bsz - off;
+	}
+	mutex_unlock(&table->lock);
+	return buf;
+}
+
+/**
  * arbel_icm_table_init() - set up a table and map its reserved objects
  * @table: the table, zeroed
  * @cmd: transport

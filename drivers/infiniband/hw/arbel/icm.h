@@ -88,5 +88,7 @@ void arbel_icm_table_put_range(struct arbel_icm_table *table, u32 first,
 u64 arbel_icm_table_mapped_pages(struct arbel_icm_table *table);
 u32 arbel_icm_table_held(struct arbel_icm_table *table);
 void arbel_icm_table_hca_reset(struct arbel_icm_table *table);
+void *arbel_icm_table_find(struct arbel_icm_table *table, u32 obj,
+			   dma_addr_t *dma, size_t *run);
 
 #endif /* _ARBEL_ICM_H */

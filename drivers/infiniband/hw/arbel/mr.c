@@ -3,14 +3,10 @@
  * Memory regions: the life of an MPT entry and its MTT.
  *
  * Register: key (slot + tag) -> MTT range -> the MPT entry, built once ->
- * ICM chunk of the MPT slot -> ICM chunks of the MTT range -> WRITE_MTT ->
- * SW2HW_MPT.  Unregister: HW2SW_MPT, then the same steps undone in
- * reverse.  Every failure undoes exactly what was done before it.
- *
- * MTT entries are written with WRITE_MTT in full mailboxes (510 entries a
- * command) rather than by CPU stores into ICM: the firmware checks the
- * target range, nothing depends on the ICM chunks being CPU-visible, and a
- * 2 MiB region of 4 KiB pages costs one command.
+ * ICM chunk of the MPT slot -> MTT entries (mtt.c: CPU stores into ICM by
+ * default, WRITE_MTT with write_mtt=1) -> SW2HW_MPT.  Unregister:
+ * HW2SW_MPT, then the same steps undone in reverse.  Every failure undoes
+ * exactly what was done before it.
  */
 
 #include <linux/device.h>
@@ -19,6 +15,7 @@
 #include <arbel/mpt.h>
 #include "arbel.h"
 #include "mr.h"
+#include "mtt.h"
 
 /**
  * arbel_mr_init_table() - set up the key and MTT allocators
@@ -37,7 +34,16 @@ int arbel_mr_init_table(struct arbel_dev *adev)
 	err = arbel_mtt_pool_init(&adev->mtt, 1U << mtt->log_num,
 				  1U << mtt->log_rsvd);
 	if (err)
-		arbel_keys_destroy(&adev->keys);
+		goto err_keys;
+	err = arbel_mtt_icm_init(adev);
+	if (err)
+		goto err_pool;
+	return 0;
+
+err_pool:
+	arbel_mtt_pool_destroy(&adev->mtt);
+err_keys:
+	arbel_keys_destroy(&adev->keys);
 	return err;
 }
 
@@ -49,6 +55,7 @@ int arbel_mr_init_table(struct arbel_dev *adev)
  */
 void arbel_mr_cleanup_table(struct arbel_dev *adev)
 {
+	arbel_mtt_icm_release(adev);
 	arbel_mtt_pool_destroy(&adev->mtt);
 	arbel_keys_destroy(&adev->keys);
 }
@@ -65,40 +72,6 @@ u64 arbel_mr_mtt_addr(struct arbel_dev *adev, const struct arbel_mr_hw *mr)
 {
 	return adev->layout.t[ARBEL_ICM_MTT].base +
 	       (u64)mr->mtt_first * ARBEL_MTT_ENTRY_SIZE;
-}
-
-static int arbel_mr_write_mtt(struct arbel_dev *adev,
-			      const struct arbel_mr_hw *mr,
-			      struct ib_umem *umem)
-{
-	struct ib_block_iter biter;
-	struct arbel_mailbox *mbox;
-	u64 va = arbel_mr_mtt_addr(adev, mr);
-	__be64 *ent;
-	u32 n = 0;
-	int err = 0;
-
-	mbox = arbel_mailbox_alloc(&adev->cmd);
-	if (IS_ERR(mbox))
-		return PTR_ERR(mbox);
-	ent = (__be64 *)mbox->buf + ARBEL_WRITE_MTT_HDR_QWORDS;
-
-	rdma_umem_for_each_dma_block(umem, &biter, 1UL << mr->page_shift) {
-		ent[n++] = cpu_to_be64(rdma_block_iter_dma_address(&biter) |
-				       ARBEL_MTT_PRESENT);
-		if (n == ARBEL_WRITE_MTT_MAX_ENTRIES) {
-			err = arbel_fw_write_mtt(&adev->cmd, mbox, va, n);
-			if (err)
-				goto out;
-			va += n * ARBEL_MTT_ENTRY_SIZE;
-			n = 0;
-		}
-	}
-	if (n)
-		err = arbel_fw_write_mtt(&adev->cmd, mbox, va, n);
-out:
-	arbel_mailbox_free(&adev->cmd, mbox);
-	return err;
 }
 
 static int arbel_mr_build_mpt(struct arbel_dev *adev,
@@ -146,7 +119,6 @@ int arbel_mr_register(struct arbel_dev *adev, struct arbel_mr_hw *mr,
 		      struct ib_umem *umem)
 {
 	struct arbel_icm_table *mpt_tbl = &adev->icm[ARBEL_ICM_MPT];
-	struct arbel_icm_table *mtt_tbl = &adev->icm[ARBEL_ICM_MTT];
 	__be32 entry[ARBEL_MPT_DWORDS];
 	int err;
 
@@ -169,24 +141,16 @@ int arbel_mr_register(struct arbel_dev *adev, struct arbel_mr_hw *mr,
 	if (err)
 		goto err_mtt;
 	if (mr->mtt_n) {
-		err = arbel_icm_table_get_range(mtt_tbl, mr->mtt_first,
-						mr->mtt_first + mr->mtt_n - 1);
+		err = arbel_mtt_write(adev, mr, umem);
 		if (err)
 			goto err_mpt_icm;
-		err = arbel_mr_write_mtt(adev, mr, umem);
-		if (err)
-			goto err_mtt_icm;
 	}
 
 	err = arbel_fw_sw2hw_mpt(&adev->cmd, mr->slot, entry);
 	if (err)
-		goto err_mtt_icm;
+		goto err_mpt_icm;
 	return 0;
 
-err_mtt_icm:
-	if (mr->mtt_n)
-		arbel_icm_table_put_range(mtt_tbl, mr->mtt_first,
-					  mr->mtt_first + mr->mtt_n - 1);
 err_mpt_icm:
 	arbel_icm_table_put_range(mpt_tbl, mr->slot, mr->slot);
 err_mtt:
@@ -230,10 +194,6 @@ int arbel_mr_unregister(struct arbel_dev *adev, struct arbel_mr_hw *mr)
 		arbel_dev_fail(adev, "HW2SW_MPT failed");
 	}
 
-	if (mr->mtt_n)
-		arbel_icm_table_put_range(&adev->icm[ARBEL_ICM_MTT],
-					  mr->mtt_first,
-					  mr->mtt_first + mr->mtt_n - 1);
 	arbel_icm_table_put_range(&adev->icm[ARBEL_ICM_MPT], mr->slot,
 				  mr->slot);
 	if (mr->mtt_n)

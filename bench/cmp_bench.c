@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmp_bench: memory registration cost of one RDMA device, in a form that
+ * bench/compare.py puts side by side with other devices' runs.
+ *
+ * Runs in the guest against one device (arbel0, mthca0, rxe0, ...) with
+ * stock libibverbs and prints one line "BENCH {json}" per measurement:
+ *
+ *   row   ibv_reg_mr + ibv_dereg_mr of one buffer (LOCAL_WRITE |
+ *         REMOTE_READ | REMOTE_WRITE) repeated for -t seconds, -r times:
+ *         microseconds per cycle of every repeat; firmware commands per
+ *         registration and per deregistration (the stub's command counter,
+ *         debug window CMD_COUNT, over 3 counted cycles after a warm-up
+ *         cycle; absent without the stub); MTT entries (arbel: the
+ *         driver's drv_mtt_entries from `rdma -dd res show mr`).
+ *         Sizes 4 KiB .. 1 GiB on 4 KiB pages and on 2 MiB hugetlb pages.
+ *   procs P processes (fork, each its own context, PD and buffer) doing
+ *         the same cycle at once for -t seconds: registrations per second
+ *         in all, -r times.
+ *   live  the cost of one cycle (4 KiB) with N other regions registered,
+ *         N = 10^2 .. 10^5, and the memory those N regions cost the guest
+ *         kernel (MemAvailable before and after, over N).
+ *
+ * It judges nothing; exit status non-zero only when it cannot run.
+ *
+ *   cmp_bench -d DEV [-t SECS] [-r REPEATS] [-m MAX_SIZE_MIB] [-L MAX_LIVE]
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <infiniband/verbs.h>
+
+#include "dbgwin.h"
+#include "mem.h"
+#include "util.h"
+
+#define KiB 1024UL
+#define MiB (1024UL * KiB)
+#define MAX_REPEATS 32
+
+static const size_t sizes[] = {
+	4 * KiB, 64 * KiB, MiB, 16 * MiB, 64 * MiB, 1024 * MiB
+};
+
+static const int access_flags = IBV_ACCESS_LOCAL_WRITE |
+				IBV_ACCESS_REMOTE_READ |
+				IBV_ACCESS_REMOTE_WRITE;
+
+static const char *devname = "arbel0";
+static double secs = 0.5;
+static int repeats = 5;
+static size_t max_size = 1024 * MiB;
+static long max_live = 100000;
+static struct arbel_dev stub;
+static bool have_stub;
+
+static double now(void)
+{
+	return arbel_now_ns() / 1e9;
+}
+
+static long cmd_count(void)
+{
+	return have_stub ? (long)arbel_dbg_read(&stub, ARBEL_DBG_CMD_COUNT) : -1;
+}
+
+static struct ibv_context *open_dev(void)
+{
+	struct ibv_device **list;
+	struct ibv_context *ctx = NULL;
+	int n, i;
+
+	list = ibv_get_device_list(&n);
+	for (i = 0; list && i < n && !ctx; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), devname))
+			ctx = ibv_open_device(list[i]);
+	if (list)
+		ibv_free_device_list(list);
+	return ctx;
+}
+
+static int cycle(struct ibv_pd *pd, void *buf, size_t len)
+{
+	struct ibv_mr *mr = ibv_reg_mr(pd, buf, len, access_flags);
+
+	if (!mr)
+		return -errno;
+	return ibv_dereg_mr(mr) ? -errno : 0;
+}
+
+/* Cycles for about secs seconds (at least one); seconds per cycle. */
+static double timed(struct ibv_pd *pd, void *buf, size_t len, long *n)
+{
+	double t0 = now(), t;
+	long k = 0;
+
+	do {
+		if (cycle(pd, buf, len))
+			return -1;
+		k++;
+		t = now() - t0;
+	} while (t < secs);
+	if (n)
+		*n = k;
+	return t / k;
+}
+
+/* drv_mtt_entries of the MR with this lkey (arbel only), or -1. */
+static long mtt_entries(uint32_t lkey)
+{
+	char line[1024], key[32];
+	FILE *p = popen("rdma -dd res show mr 2>/dev/null", "r");
+	long ent = -1;
+	char *s;
+
+	if (!p)
+		return -1;
+	snprintf(key, sizeof(key), "lkey 0x%x ", lkey);
+	while (fgets(line, sizeof(line), p))
+		if (strstr(line, key) && (s = strstr(line, "drv_mtt_entries ")))
+			ent = atol(s + strlen("drv_mtt_entries "));
+	pclose(p);
+	return ent;
+}
+
+static void print_samples(const double *us, int n)
+{
+	int i;
+
+	printf("\"us\": [");
+	for (i = 0; i < n; i++)
+		printf("%s%.2f", i ? ", " : "", us[i]);
+	printf("]");
+}
+
+static int row(struct ibv_pd *pd, size_t len, bool huge)
+{
+	enum arbel_page_kind kind = huge ? ARBEL_PAGES_HUGETLB : ARBEL_PAGES_4K;
+	double us[MAX_REPEATS];
+	long c0, c1, c2, ent = -1, regs = 0, deregs = 0;
+	struct ibv_mr *mr;
+	void *buf;
+	int i;
+
+	buf = arbel_alloc_buf(len, kind);
+	if (!buf) {
+		printf("BENCH {\"kind\": \"row\", \"pages\": \"%s\", \"size\": %zu, \"skipped\": \"mmap%s: %s\"}\n",
+		       huge ? "2M" : "4K", len, huge ? " MAP_HUGETLB" : "",
+		       strerror(errno));
+		return 0;
+	}
+	mr = ibv_reg_mr(pd, buf, len, access_flags);	/* warm-up */
+	if (!mr) {
+		printf("BENCH {\"kind\": \"row\", \"pages\": \"%s\", \"size\": %zu, \"skipped\": \"ibv_reg_mr: %s\"}\n",
+		       huge ? "2M" : "4K", len, strerror(errno));
+		arbel_free_buf(buf, len, kind);
+		return 0;
+	}
+	ent = mtt_entries(mr->lkey);
+	ibv_dereg_mr(mr);
+	for (i = 0; i < 3; i++) {
+		c0 = cmd_count();
+		mr = ibv_reg_mr(pd, buf, len, access_flags);
+		c1 = cmd_count();
+		if (!mr || ibv_dereg_mr(mr))
+			goto fail;
+		c2 = cmd_count();
+		regs += c1 - c0;
+		deregs += c2 - c1;
+	}
+	for (i = 0; i < repeats; i++) {
+		double t = timed(pd, buf, len, NULL);
+
+		if (t < 0)
+			goto fail;
+		us[i] = t * 1e6;
+	}
+	printf("BENCH {\"kind\": \"row\", \"pages\": \"%s\", \"size\": %zu, ",
+	       huge ? "2M" : "4K", len);
+	print_samples(us, repeats);
+	if (have_stub)
+		printf(", \"cmds_reg\": %.3f, \"cmds_dereg\": %.3f",
+		       regs / 3.0, deregs / 3.0);
+	if (ent >= 0)
+		printf(", \"mtt_entries\": %ld", ent);
+	printf("}\n");
+	fflush(stdout);
+	arbel_free_buf(buf, len, kind);
+	return 0;
+fail:
+	fprintf(stderr, "cmp_bench: %zu bytes: %s\n", len, strerror(errno));
+	arbel_free_buf(buf, len, kind);
+	return -1;
+}
+
+/* One child of procs(): its own context; cycles counted after "go". */
+static void child(size_t len, int go, int res)
+{
+	struct ibv_context *ctx = open_dev();
+	struct ibv_pd *pd = ctx ? ibv_alloc_pd(ctx) : NULL;
+	void *buf = arbel_alloc_buf(len, ARBEL_PAGES_4K);
+	long n = -1;
+	char c;
+
+	if (pd && buf && !cycle(pd, buf, len) && read(go, &c, 1) == 1)
+		timed(pd, buf, len, &n);
+	if (write(res, &n, sizeof(n)) != sizeof(n))
+		_exit(1);
+	_exit(0);
+}
+
+static int procs(size_t len, int np)
+{
+	double rate[MAX_REPEATS];
+	int i, r, go[2], res[2];
+
+	for (r = 0; r < repeats; r++) {
+		long total = 0, n;
+		double t0;
+
+		if (pipe(go) || pipe(res))
+			return -1;
+		for (i = 0; i < np; i++)
+			if (!fork())
+				child(len, go[0], res[1]);
+		usleep(200000);
+		t0 = now();
+		for (i = 0; i < np; i++)
+			if (write(go[1], "g", 1) != 1)
+				return -1;
+		for (i = 0; i < np; i++) {
+			if (read(res[0], &n, sizeof(n)) != sizeof(n) || n < 0)
+				total = -1;
+			else if (total >= 0)
+				total += n;
+		}
+		rate[r] = total / (now() - t0);
+		while (wait(NULL) > 0)
+			;
+		close(go[0]);
+		close(go[1]);
+		close(res[0]);
+		close(res[1]);
+		if (total < 0)
+			return -1;
+	}
+	printf("BENCH {\"kind\": \"procs\", \"pages\": \"4K\", \"size\": %zu, \"procs\": %d, \"regs_per_s\": [",
+	       len, np);
+	for (r = 0; r < repeats; r++)
+		printf("%s%.1f", r ? ", " : "", rate[r]);
+	printf("]}\n");
+	fflush(stdout);
+	return 0;
+}
+
+static long mem_available_kib(void)
+{
+	char line[256];
+	FILE *f = fopen("/proc/meminfo", "r");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %ld kB", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+static int live(struct ibv_pd *pd, long n)
+{
+	struct ibv_mr **mrs = calloc(n, sizeof(*mrs));
+	void *held = arbel_alloc_buf(4 * KiB, ARBEL_PAGES_4K);
+	void *buf = arbel_alloc_buf(4 * KiB, ARBEL_PAGES_4K);
+	double us[MAX_REPEATS];
+	long m0, m1, i;
+	int r, rc = 0;
+
+	if (!mrs || !held || !buf)
+		return -1;
+	m0 = mem_available_kib();
+	for (i = 0; i < n; i++) {
+		mrs[i] = ibv_reg_mr(pd, held, 4 * KiB, access_flags);
+		if (!mrs[i]) {
+			printf("BENCH {\"kind\": \"live\", \"live\": %ld, \"skipped\": \"registration %ld: %s\"}\n",
+			       n, i, strerror(errno));
+			rc = 1;
+			break;
+		}
+	}
+	m1 = mem_available_kib();
+	for (r = 0; !rc && r < repeats; r++) {
+		double t = timed(pd, buf, 4 * KiB, NULL);
+
+		if (t < 0) {
+			rc = -1;
+			break;
+		}
+		us[r] = t * 1e6;
+	}
+	if (!rc) {
+		printf("BENCH {\"kind\": \"live\", \"live\": %ld, ", n);
+		print_samples(us, repeats);
+		printf(", \"bytes_per_region\": %.0f}\n",
+		       (m0 - m1) * 1024.0 / n);
+	}
+	fflush(stdout);
+	while (i-- > 0)
+		ibv_dereg_mr(mrs[i]);
+	free(mrs);
+	arbel_free_buf(held, 4 * KiB, ARBEL_PAGES_4K);
+	arbel_free_buf(buf, 4 * KiB, ARBEL_PAGES_4K);
+	return rc < 0 ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	int opt, i, huge, rc = 0;
+	long hp, n;
+
+	while ((opt = getopt(argc, argv, "d:t:r:m:L:")) != -1) {
+		switch (opt) {
+		case 'd':
+			devname = optarg;
+			break;
+		case 't':
+			secs = atof(optarg);
+			break;
+		case 'r':
+			repeats = atoi(optarg);
+			break;
+		case 'm':
+			max_size = strtoul(optarg, NULL, 0) * MiB;
+			break;
+		case 'L':
+			max_live = atol(optarg);
+			break;
+		default:
+			fprintf(stderr, "usage: %s -d DEV [-t SECS] [-r REPEATS] [-m MAX_SIZE_MIB] [-L MAX_LIVE]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	if (repeats < 1 || repeats > MAX_REPEATS) {
+		fprintf(stderr, "cmp_bench: -r 1..%d\n", MAX_REPEATS);
+		return 2;
+	}
+	have_stub = arbel_dbg_probe(&stub, NULL);
+	ctx = open_dev();
+	pd = ctx ? ibv_alloc_pd(ctx) : NULL;
+	if (!pd) {
+		fprintf(stderr, "cmp_bench: no device %s or no PD: %s\n",
+			devname, strerror(errno));
+		return 1;
+	}
+	/* 1 GiB of 2 MiB pages, and some room */
+	hp = arbel_hugetlb_reserve(max_size / (2 * MiB) + 8);
+	printf("BENCH {\"kind\": \"info\", \"device\": \"%s\", \"stub_counter\": %s, \"nr_hugepages\": %ld, \"secs\": %.2f, \"repeats\": %d}\n",
+	       devname, have_stub ? "true" : "false", hp, secs, repeats);
+
+	for (huge = 0; huge <= 1; huge++)
+		for (i = 0; i < (int)ARRAY_SIZE(sizes); i++)
+			if (sizes[i] <= max_size && row(pd, sizes[i], huge))
+				rc = 1;
+	for (i = 1; i <= 4; i *= 2) {
+		if (procs(4 * KiB, i) || procs(MiB, i))
+			rc = 1;
+	}
+	for (n = 100; n <= max_live; n *= 10)
+		if (live(pd, n) < 0)
+			rc = 1;
+	ibv_dealloc_pd(pd);
+	ibv_close_device(ctx);
+	return rc;
+}

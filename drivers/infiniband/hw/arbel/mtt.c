@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * MTT entries of memory regions.
+ *
+ * An MTT entry is a big-endian 64-bit word: the page's bus address in
+ * bits 63:12 and the present bit, bit 0 (Documentation/arbel-hw.rst, "MTT
+ * entries").  The HCA reads a region's entries from ICM, at the MPT
+ * entry's mtt_adr, when it translates an access.
+ *
+ * By default the driver writes them itself, with CPU stores into the
+ * MTT table's ICM chunks (the pages it allocated and handed to the HCA
+ * with MAP_ICM), as mthca does on mem-free HCAs: a registration of any
+ * size is then one command (SW2HW_MPT).  The chunks come from
+ * dma_alloc_coherent() (icm.c), so the stores need no dma_sync_*(); a
+ * write barrier orders them before the SW2HW_MPT that hands the entry
+ * to the HCA.  With the module parameter write_mtt=1 the entries go
+ * through the firmware instead, with WRITE_MTT in full mailboxes of 510
+ * entries: 1 + ceil(entries / 510) commands a registration.
+ *
+ * The chunks of the MTT table a registration uses are taken once and kept
+ * mapped until the driver lets go of the HCA (arbel_mtt_icm_release()):
+ * otherwise a region whose entries lie beyond the firmware-reserved
+ * chunk would cost a MAP_ICM and an UNMAP_ICM per chunk on every
+ * registration and deregistration.  The cost is memory: the MTT table's
+ * ICM grows to the most entries ever in use at once (8 bytes an entry,
+ * 256 KiB a chunk) and stays there.
+ */
+
+#include <linux/bitfield.h>
+#include <linux/device.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+
+#include <arbel/prm.h>
+#include "arbel.h"
+#include "mr.h"
+#include "mtt.h"
+
+static bool write_mtt;
+module_param(write_mtt, bool, 0644);
+MODULE_PARM_DESC(write_mtt,
+		 "Write MTT entries with WRITE_MTT commands instead of CPU stores into ICM (default 0; read at each registration)");
+
+/**
+ * arbel_mtt_by_command() - whether MTT entries go through WRITE_MTT
+ *
+ * Context: any.
+ * Return: the write_mtt module parameter, as it is now.
+ */
+bool arbel_mtt_by_command(void)
+{
+	return READ_ONCE(write_mtt);
+}
+
+/**
+ * arbel_mtt_icm_init() - set up the record of held MTT chunks
+ * @adev: the HCA, its MTT ICM table set up
+ *
+ * Context: process.
+ * Return: 0 or -ENOMEM.
+ */
+int arbel_mtt_icm_init(struct arbel_dev *adev)
+{
+	struct arbel_mtt_icm *mi = &adev->mtt_icm;
+	struct arbel_icm_table *tbl = &adev->icm[ARBEL_ICM_MTT];
+
+	mi->nchunks = tbl->nchunks;
+	mi->per_chunk = tbl->chunk_size / ARBEL_MTT_ENTRY_SIZE;
+	mi->buf = kcalloc(mi->nchunks, sizeof(*mi->buf), GFP_KERNEL);
+	if (!mi->buf)
+		return -ENOMEM;
+	mutex_init(&mi->lock);
+	return 0;
+}
+
+/**
+ * arbel_mtt_icm_release() - unmap the held MTT chunks, free the record
+ * @adev: the HCA; no region may be registered any more
+ *
+ * Context: process.
+ */
+void arbel_mtt_icm_release(struct arbel_dev *adev)
+{
+	struct arbel_mtt_icm *mi = &adev->mtt_icm;
+	u32 i, obj;
+
+	for (i = 0; i < mi->nchunks; i++) {
+		if (!mi->buf[i])
+			continue;
+		obj = i * mi->per_chunk;
+		arbel_icm_table_put_range(&adev->icm[ARBEL_ICM_MTT], obj, obj);
+		mi->buf[i] = NULL;
+	}
+	kfree(mi->buf);
+	mi->buf = NULL;
+	mutex_destroy(&mi->lock);
+}
+
+static int arbel_mtt_icm_take(struct arbel_dev *adev, u32 i)
+{
+	struct arbel_mtt_icm *mi = &adev->mtt_icm;
+	struct arbel_icm_table *tbl = &adev->icm[ARBEL_ICM_MTT];
+	u32 obj = i * mi->per_chunk;
+	void *buf;
+	int err = 0;
+
+	mutex_lock(&mi->lock);
+	if (mi->buf[i])
+		goto out;
+	err = arbel_icm_table_get_range(tbl, obj, obj);
+	if (err)
+		goto out;
+	buf = arbel_icm_table_find(tbl, obj, NULL, NULL);
+	if (WARN_ON(!buf)) {
+		arbel_icm_table_put_range(tbl, obj, obj);
+		err = -EIO;
+		goto out;
+	}
+	/* pairs with the acquire in arbel_mtt_icm_hold() */
+	smp_store_release(&mi->buf[i], buf);
+out:
+	mutex_unlock(&mi->lock);
+	return err;
+}
+
+/**
+ * arbel_mtt_icm_hold() - make sure the chunks of MTT entries are mapped
+ * @adev: the HCA
+ * @first: first entry
+ * @n: entries, at least 1
+ *
+ * A chunk not held yet is mapped (MAP_ICM) and stays mapped until
+ * arbel_mtt_icm_release(); one already held costs nothing.  A chunk taken
+ * for a registration that fails later stays held too: it is the table's,
+ * not the registration's, so nothing is leaked.
+ *
+ * Context: process; sleeps.
+ * Return: 0, or the errno of the chunk that could not be mapped.
+ */
+int arbel_mtt_icm_hold(struct arbel_dev *adev, u32 first, u32 n)
+{
+	struct arbel_mtt_icm *mi = &adev->mtt_icm;
+	u32 lo = first / mi->per_chunk;
+	u32 hi = (first + n - 1) / mi->per_chunk;
+	u32 i;
+	int err;
+
+	for (i = lo; i <= hi; i++) {
+		/* pairs with the release in arbel_mtt_icm_take() */
+		if (smp_load_acquire(&mi->buf[i]))
+			continue;
+		err = arbel_mtt_icm_take(adev, i);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static __be64 arbel_mtt_entry(struct ib_block_iter *biter)
+{
+	u64 addr = rdma_block_iter_dma_address(biter);
+
+	return cpu_to_be64(FIELD_PREP(ARBEL_MTT_ADDR, addr >> 12) |
+			   ARBEL_MTT_PRESENT);
+}
+
+/**
+ * arbel_mtt_write_direct() - write a region's MTT entries into ICM
+ * @adev: the HCA
+ * @mr: the region: page_shift, mtt_first and mtt_n set, its chunks held
+ *	(arbel_mtt_icm_hold())
+ * @umem: its pinned pages
+ *
+ * CPU stores into the held chunks, which are DMA-coherent; the write
+ * barrier at the end orders them before the SW2HW_MPT command that makes
+ * the HCA read them.  A chunk may be made of several blocks (icm.c): the
+ * entries are written a block at a time.
+ *
+ * Context: process.
+ */
+void arbel_mtt_write_direct(struct arbel_dev *adev,
+			    const struct arbel_mr_hw *mr,
+			    struct ib_umem *umem)
+{
+	struct arbel_icm_table *tbl = &adev->icm[ARBEL_ICM_MTT];
+	struct ib_block_iter biter;
+	u32 idx = mr->mtt_first;
+	__be64 *ent = NULL;
+	u32 left = 0;
+
+	rdma_umem_for_each_dma_block(umem, &biter, 1UL << mr->page_shift) {
+		if (!left) {
+			size_t run = 0;
+
+			ent = arbel_icm_table_find(tbl, idx, NULL, &run);
+			if (WARN_ON(!ent))
+				return;
+			left = run / ARBEL_MTT_ENTRY_SIZE;
+		}
+		*ent++ = arbel_mtt_entry(&biter);
+		idx++;
+		left--;
+	}
+	/* the entries reach memory before the command that points at them */
+	wmb();
+}
+
+/**
+ * arbel_mtt_write_cmd() - write a region's MTT entries with WRITE_MTT
+ * @adev: the HCA
+ * @mr: the region: page_shift, mtt_first and mtt_n set, its chunks held
+ * @umem: its pinned pages
+ *
+ * One mailbox, filled with up to %ARBEL_WRITE_MTT_MAX_ENTRIES entries a
+ * command.
+ *
+ * Context: process; sleeps.
+ * Return: 0, -ENOMEM, or the firmware's errno.
+ */
+int arbel_mtt_write_cmd(struct arbel_dev *adev, const struct arbel_mr_hw *mr,
+			struct ib_umem *umem)
+{
+	struct ib_block_iter biter;
+	struct arbel_mailbox *mbox;
+	u64 va = arbel_mr_mtt_addr(adev, mr);
+	__be64 *ent;
+	u32 n = 0;
+	int err = 0;
+
+	mbox = arbel_mailbox_alloc(&adev->cmd);
+	if (IS_ERR(mbox))
+		return PTR_ERR(mbox);
+	ent = (__be64 *)mbox->buf + ARBEL_WRITE_MTT_HDR_QWORDS;
+
+	rdma_umem_for_each_dma_block(umem, &biter, 1UL << mr->page_shift) {
+		ent[n++] = arbel_mtt_entry(&biter);
+		if (n == ARBEL_WRITE_MTT_MAX_ENTRIES) {
+			err = arbel_fw_write_mtt(&adev->cmd, mbox, va, n);
+			if (err)
+				goto out;
+			va += n * ARBEL_MTT_ENTRY_SIZE;
+			n = 0;
+		}
+	}
+	if (n)
+		err = arbel_fw_write_mtt(&adev->cmd, mbox, va, n);
+out:
+	arbel_mailbox_free(&adev->cmd, mbox);
+	return err;
+}
+
+/**
+ * arbel_mtt_write() - write a region's MTT entries the configured way
+ * @adev: the HCA
+ * @mr: the region: page_shift, mtt_first and mtt_n (at least 1) set
+ * @umem: its pinned pages
+ *
+ * Holds the chunks the entries lie in, then writes them by CPU stores
+ * or, with write_mtt=1, by WRITE_MTT.
+ *
+ * Context: process; sleeps.
+ * Return: 0 or a negative errno (nothing to undo: held chunks stay the
+ * table's).
+ */
+int arbel_mtt_write(struct arbel_dev *adev, const struct arbel_mr_hw *mr,
+		    struct ib_umem *umem)
+{
+	int err;
+
+	err = arbel_mtt_icm_hold(adev, mr->mtt_first, mr->mtt_n);
+	if (err)
+		return err;
+	if (arbel_mtt_by_command())
+		return arbel_mtt_write_cmd(adev, mr, umem);
+	arbel_mtt_write_direct(adev, mr, umem);
+	return 0;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * MTT entries: the ICM chunks of the MTT table the driver keeps mapped,
+ * and the two ways of filling a region's entries (CPU stores into ICM, or
+ * WRITE_MTT commands).
+ */
+#ifndef _ARBEL_MTT_H
+#define _ARBEL_MTT_H
+
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <rdma/ib_umem.h>
+
+struct arbel_dev;
+struct arbel_mr_hw;
+
+/**
+ * struct arbel_mtt_icm - MTT chunks held mapped by the MR layer
+ * @buf: CPU address of each chunk of the MTT table, NULL while not held;
+ *	 set once (under @lock, with release semantics) and cleared only by
+ *	 arbel_mtt_icm_release()
+ * @nchunks: chunks in the MTT table
+ * @per_chunk: MTT entries per chunk
+ * @lock: serialises taking a chunk
+ */
+struct arbel_mtt_icm {
+	void **buf;
+	u32 nchunks;
+	u32 per_chunk;
+	struct mutex lock;	/* taking a chunk */
+};
+
+int arbel_mtt_icm_init(struct arbel_dev *adev);
+void arbel_mtt_icm_release(struct arbel_dev *adev);
+int arbel_mtt_icm_hold(struct arbel_dev *adev, u32 first, u32 n);
+int arbel_mtt_write(struct arbel_dev *adev, const struct arbel_mr_hw *mr,
+		    struct ib_umem *umem);
+void arbel_mtt_write_direct(struct arbel_dev *adev,
+			    const struct arbel_mr_hw *mr,
+			    struct ib_umem *umem);
+int arbel_mtt_write_cmd(struct arbel_dev *adev, const struct arbel_mr_hw *mr,
+			struct ib_umem *umem);
+bool arbel_mtt_by_command(void);
+
+#endif /* _ARBEL_MTT_H */

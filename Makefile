@@ -9,13 +9,14 @@
 #   make vm-run CMD=...  run CMD as root in the VM (LOAD=1, STUB=...)
 #   make module-check    W=1 + sparse build against the test kernel
 #   make lint            checkpatch --strict on every C file and header
+#   make htmldocs        Documentation/ rendered by Sphinx, build/htmldocs
 #   make kunit           the KUnit suites (UML)
 #   make qemu            build QEMU with arbel-stub
 #   make install         install arbel.ko for KDIR
 #   make clean
 
 .PHONY: all modules install check module-check lint kunit qemu vm-run \
-	demo clean
+	demo clean htmldocs
 
 all: modules
 
@@ -33,6 +34,9 @@ check:
 
 lint:
 	scripts/checkpatch.sh
+
+htmldocs:
+	scripts/htmldocs.sh
 
 kunit:
 	scripts/kunit.sh

@@ -34,6 +34,7 @@ run_stage module-6.12 env -u ARBEL_KABI -u ARBEL_KDIR ARBEL_KERNEL=6.12 \
 run_stage module scripts/build-module.sh --test
 run_stage dkms scripts/dkms-check.sh
 run_stage lint scripts/checkpatch.sh
+run_stage docs scripts/htmldocs.sh
 run_stage kunit scripts/kunit.sh
 run_stage kunit-x86 scripts/kunit-x86.sh
 run_stage conformance tests/stub/run.sh

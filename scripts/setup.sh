@@ -6,6 +6,7 @@
 #   setup.sh kernel-source   linux-source-6.1 and what KUnit builds need
 #   setup.sh lint            sparse, codespell, docutils
 #   setup.sh dkms            dkms
+#   setup.sh docs            Sphinx (make htmldocs)
 #   setup.sh verbs           libibverbs-dev (guest test programs)
 set -euo pipefail
 # shellcheck source=scripts/env.sh
@@ -22,6 +23,8 @@ for part in "$@"; do
 		       libelf-dev python3 perl);;
 	dkms)
 		want+=(dkms);;
+	docs)
+		want+=(python3-sphinx python3-docutils);;
 	verbs)
 		want+=(libibverbs-dev);;
 	lint)

@@ -10,13 +10,14 @@
 #   make module-check    W=1 + sparse build against the test kernel
 #   make lint            checkpatch --strict on every C file and header
 #   make htmldocs        Documentation/ rendered by Sphinx, build/htmldocs
+#   make deb             build/deb/arbel-dkms_<version>_all.deb (DKMS)
 #   make kunit           the KUnit suites (UML)
 #   make qemu            build QEMU with arbel-stub
 #   make install         install arbel.ko for KDIR
 #   make clean
 
 .PHONY: all modules install check module-check lint kunit qemu vm-run \
-	demo clean htmldocs
+	demo clean htmldocs deb
 
 all: modules
 
@@ -34,6 +35,9 @@ check:
 
 lint:
 	scripts/checkpatch.sh
+
+deb:
+	scripts/build-deb.sh
 
 htmldocs:
 	scripts/htmldocs.sh

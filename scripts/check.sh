@@ -40,6 +40,7 @@ run_stage kunit-x86 scripts/kunit-x86.sh
 run_stage conformance tests/stub/run.sh
 run_stage bringup tests/vm/bringup.sh
 run_stage verbs tests/verbs/run.sh
+run_stage deb scripts/deb-check.sh
 
 echo
 exec python3 scripts/report.py --dir build "${stages[@]}"

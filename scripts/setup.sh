@@ -7,6 +7,7 @@
 #   setup.sh lint            sparse, codespell, docutils
 #   setup.sh dkms            dkms
 #   setup.sh docs            Sphinx (make htmldocs)
+#   setup.sh deb             debhelper and dh-dkms (make deb)
 #   setup.sh verbs           libibverbs-dev (guest test programs)
 set -euo pipefail
 # shellcheck source=scripts/env.sh
@@ -23,6 +24,8 @@ for part in "$@"; do
 		       libelf-dev python3 perl);;
 	dkms)
 		want+=(dkms);;
+	deb)
+		want+=(debhelper dh-dkms dpkg-dev dkms);;
 	docs)
 		want+=(python3-sphinx python3-docutils);;
 	verbs)

@@ -14,10 +14,12 @@
 #   make kunit           the KUnit suites (UML)
 #   make qemu            build QEMU with arbel-stub
 #   make install         install arbel.ko for KDIR
+#   make patch KSRC=...  the in-tree form: a patch series against a kernel
+#                        tree, in build/patches (or PATCH_OUT)
 #   make clean
 
 .PHONY: all modules install check module-check lint kunit qemu vm-run \
-	demo clean htmldocs deb
+	demo clean patch htmldocs deb
 
 all: modules
 
@@ -47,6 +49,11 @@ kunit:
 
 qemu:
 	scripts/build-qemu.sh
+
+PATCH_OUT ?= build/patches
+patch:
+	@test -n "$(KSRC)" || { echo "make patch: set KSRC=<kernel tree>" >&2; exit 2; }
+	scripts/make-patch.py --ksrc "$(KSRC)" --out "$(PATCH_OUT)"
 
 vm-run:
 	scripts/build-module.sh --test

@@ -4,6 +4,7 @@
 #   setup.sh headers         kernel headers of $ARBEL_KERNEL (scripts/env.sh)
 #                            + build tools (make, make check)
 #   setup.sh kernel-source   linux-source-6.1 and what KUnit builds need
+#   setup.sh kernel-source-X.Y  the same for linux-source-X.Y (in-tree stages)
 #   setup.sh lint            sparse, codespell, docutils
 #   setup.sh dkms            dkms
 #   setup.sh docs            Sphinx (make htmldocs)
@@ -22,6 +23,9 @@ for part in "$@"; do
 	kernel-source)
 		want+=(linux-source-6.1 xz-utils flex bison bc libssl-dev
 		       libelf-dev python3 perl);;
+	kernel-source-*)
+		want+=("linux-source-${part#kernel-source-}" xz-utils flex bison
+		       bc libssl-dev libelf-dev python3 perl patch);;
 	dkms)
 		want+=(dkms);;
 	deb)

@@ -37,6 +37,8 @@ run_stage lint scripts/checkpatch.sh
 run_stage docs scripts/htmldocs.sh
 run_stage kunit scripts/kunit.sh
 run_stage kunit-x86 scripts/kunit-x86.sh
+run_stage intree env -u ARBEL_KABI -u ARBEL_KDIR ARBEL_KERNEL=6.1 \
+	scripts/intree.sh
 run_stage conformance tests/stub/run.sh
 run_stage bringup tests/vm/bringup.sh
 run_stage verbs tests/verbs/run.sh

@@ -9,13 +9,17 @@
 #   make vm-run CMD=...  run CMD as root in the VM (LOAD=1, STUB=...)
 #   make module-check    W=1 + sparse build against the test kernel
 #   make lint            checkpatch --strict on every C file and header
+#   make htmldocs        Documentation/ rendered by Sphinx, build/htmldocs
+#   make deb             build/deb/arbel-dkms_<version>_all.deb (DKMS)
 #   make kunit           the KUnit suites (UML)
 #   make qemu            build QEMU with arbel-stub
 #   make install         install arbel.ko for KDIR
+#   make patch KSRC=...  the in-tree form: a patch series against a kernel
+#                        tree, in build/patches (or PATCH_OUT)
 #   make clean
 
 .PHONY: all modules install check module-check lint kunit qemu vm-run \
-	demo clean
+	demo clean patch htmldocs deb
 
 all: modules
 
@@ -34,11 +38,22 @@ check:
 lint:
 	scripts/checkpatch.sh
 
+deb:
+	scripts/build-deb.sh
+
+htmldocs:
+	scripts/htmldocs.sh
+
 kunit:
 	scripts/kunit.sh
 
 qemu:
 	scripts/build-qemu.sh
+
+PATCH_OUT ?= build/patches
+patch:
+	@test -n "$(KSRC)" || { echo "make patch: set KSRC=<kernel tree>" >&2; exit 2; }
+	scripts/make-patch.py --ksrc "$(KSRC)" --out "$(PATCH_OUT)"
 
 vm-run:
 	scripts/build-module.sh --test

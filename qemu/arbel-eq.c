@@ -12,7 +12,7 @@
  * An EQE on an armed EQ raises its interrupt and disarms it: MSI-X vector
  * intr - 128 when intr >= 128 and the guest enabled MSI-X, else the INTx
  * line, which stays asserted until every raised pin is written to the
- * clear-interrupt register.  Sources: mthca_eq.c [L-eq], see
+ * clear-interrupt register.  Sources: mthca's EQ code [L-eq], see
  * Documentation/arbel-stub.rst "Event queues and interrupts".
  *
  * SPDX-License-Identifier: GPL-2.0-or-later

@@ -35,12 +35,16 @@ run_stage module-6.12 env -u ARBEL_KABI -u ARBEL_KDIR ARBEL_KERNEL=6.12 \
 run_stage module scripts/build-module.sh --test
 run_stage dkms scripts/dkms-check.sh
 run_stage lint scripts/checkpatch.sh
+run_stage docs scripts/htmldocs.sh
 run_stage kunit scripts/kunit.sh
 run_stage kunit-x86 scripts/kunit-x86.sh
+run_stage intree env -u ARBEL_KABI -u ARBEL_KDIR ARBEL_KERNEL=6.1 \
+	scripts/intree.sh
 run_stage conformance tests/stub/run.sh
 run_stage mthca tests/mthca/run.sh
 run_stage bringup tests/vm/bringup.sh
 run_stage verbs tests/verbs/run.sh
+run_stage deb scripts/deb-check.sh
 
 echo
 exec python3 scripts/report.py --dir build "${stages[@]}"

@@ -1,12 +1,16 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Parse every Documentation/*.rst with docutils; any warning or error
-fails.  kernel-doc directives are accepted (their sources are checked by
-scripts/kernel-doc in lint).  KTAP on stdout, one result per file."""
+fails.  kernel-doc and toctree directives are accepted (Sphinx renders
+them: the docs stage, scripts/htmldocs.py).  KTAP on stdout, one result
+per file.  Then one result for the rule that a code comment cites only
+files in the repository (comment_cites.py)."""
 import glob
 import io
 import os
 import sys
+
+from comment_cites import foreign_cites
 
 import docutils.core
 from docutils.parsers.rst import Directive, directives
@@ -27,7 +31,15 @@ top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(top, "tests", "pylib"))
 from arbeltest.ktap import Ktap  # noqa: E402
 
+class TocTree(KernelDoc):
+    required_arguments = 0
+    has_content = True
+    option_spec = {"maxdepth": directives.unchanged,
+                   "glob": directives.flag}
+
+
 directives.register_directive("kernel-doc", KernelDoc)
+directives.register_directive("toctree", TocTree)
 ktap = Ktap()
 paths = sorted(glob.glob(os.path.join(top, "Documentation", "*.rst")))
 if not paths:
@@ -44,4 +56,7 @@ for path in paths:
         ktap.check(not warnings.getvalue(), name, warnings.getvalue)
     except Exception as e:  # docutils raises SystemMessage at halt_level
         ktap.fail(name, warnings.getvalue() or str(e))
+bad = foreign_cites(top)
+ktap.check(not bad, "code comments cite only files in the repository",
+           lambda: "\n".join(f"{f}:{n}: {c}" for f, n, c in bad))
 sys.exit(ktap.finish())

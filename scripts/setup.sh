@@ -4,8 +4,11 @@
 #   setup.sh headers         kernel headers of $ARBEL_KERNEL (scripts/env.sh)
 #                            + build tools (make, make check)
 #   setup.sh kernel-source   linux-source-6.1 and what KUnit builds need
+#   setup.sh kernel-source-X.Y  the same for linux-source-X.Y (in-tree stages)
 #   setup.sh lint            sparse, codespell, docutils
 #   setup.sh dkms            dkms
+#   setup.sh docs            Sphinx (make htmldocs)
+#   setup.sh deb             debhelper and dh-dkms (make deb)
 #   setup.sh verbs           libibverbs-dev (guest test programs)
 set -euo pipefail
 # shellcheck source=scripts/env.sh
@@ -20,8 +23,15 @@ for part in "$@"; do
 	kernel-source)
 		want+=(linux-source-6.1 xz-utils flex bison bc libssl-dev
 		       libelf-dev python3 perl);;
+	kernel-source-*)
+		want+=("linux-source-${part#kernel-source-}" xz-utils flex bison
+		       bc libssl-dev libelf-dev python3 perl patch);;
 	dkms)
 		want+=(dkms);;
+	deb)
+		want+=(debhelper dh-dkms dpkg-dev dkms);;
+	docs)
+		want+=(python3-sphinx python3-docutils);;
 	verbs)
 		want+=(libibverbs-dev);;
 	lint)

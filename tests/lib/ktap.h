@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tests/lib/ktap.h - KTAP output for the tests' guest programs, in the
- * style of the kernel's tools/testing/selftests/kselftest.h.
+ * style of the kernel's kselftest helpers.
  *
- * The format is KTAP version 1 (the kernel's
- * Documentation/dev-tools/ktap.rst), the same as the Python writer in
+ * The format is KTAP version 1 (the kernel's KTAP specification, in its
+ * dev-tools documentation), the same as the Python writer in
  * tests/pylib/arbeltest/ktap.py prints:
  *
  *	KTAP version 1

@@ -13,7 +13,7 @@
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* The kernel's attribute shorthands, as kselftest.h has them */
+/* The kernel's attribute shorthands, as the kernel's kselftest helpers have them */
 #ifndef __printf
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 #endif

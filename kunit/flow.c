@@ -91,6 +91,9 @@ void arbel_flow_exit(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test,
 				    arbel_fw_init_hca(c->cmd, &c->adev->layout),
 				    0, "could not restore HCA_INIT");
+	if (c->eq_stopped)
+		KUNIT_EXPECT_EQ_MSG(test, arbel_eq_init(c->adev, false, true),
+				    0, "could not restore the EQ");
 	pci_dev_put(c->pdev);
 }
 

@@ -47,6 +47,7 @@
 
 /* EQE fields */
 #define EQE_TYPE                0x01
+#define EQE_SUBTYPE             0x03
 #define EQE_DATA                0x04
 #define EQE_OWNER               0x1f
 
@@ -273,6 +274,19 @@ static void arbel_eq_set_status(ArbelState *s, int eqn, uint32_t status)
  */
 void arbel_eq_post(ArbelState *s, uint8_t type, const uint8_t *data24)
 {
+    arbel_eq_post_sub(s, type, 0, data24);
+}
+
+/**
+ * arbel_eq_post_sub - arbel_eq_post() with an event subtype (EQE byte 3)
+ * @s: the device
+ * @type: the event type
+ * @subtype: the event subtype
+ * @data24: the 24 bytes of event data (EQE bytes 0x04..0x1b)
+ */
+void arbel_eq_post_sub(ArbelState *s, uint8_t type, uint8_t subtype,
+                       const uint8_t *data24)
+{
     int eqn = type < ARRAY_SIZE(s->eqs.ev_eq) ? s->eqs.ev_eq[type] : -1;
     uint8_t eqe[ARBEL_EQE_SIZE] = { 0 };
     ArbelXlReq req = { 0 };
@@ -292,6 +306,7 @@ void arbel_eq_post(ArbelState *s, uint8_t type, const uint8_t *data24)
         return;
     }
     eqe[EQE_TYPE] = type;
+    eqe[EQE_SUBTYPE] = subtype;
     memcpy(eqe + EQE_DATA, data24, 24);
     eqe[EQE_OWNER] = 0;     /* software owns it now */
 

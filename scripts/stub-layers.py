@@ -47,6 +47,7 @@ LAYERS = [
     ('object modules', {
         'mpt': ['arbel-mpt.c', 'arbel-mpt.h'],
         'eq': ['arbel-eq.c', 'arbel-eq.h'],
+        'catas': ['arbel-catas.c', 'arbel-catas.h'],
         'mad': ['arbel-mad.c', 'arbel-mad.h'],
         'cq': ['arbel-cq.c'],
         'qp': ['arbel-qp.c'],
@@ -77,7 +78,7 @@ BASE = ['arbel-hw.h', 'arbel-state.h', 'arbel-dbgwin.h']
 OWNERS = {
     'parent_obj': 'pci', 'bar0': 'pci', 'bar2': 'pci', 'props': None,
     'trace': 'trace', 'faults': 'fault', 'irq': 'irq', 'icm': 'icm',
-    'tpt': 'tpt', 'eqs': 'eq', 'fw': 'fw', 'disp': 'cmd', 'hcr': 'hcr',
+    'tpt': 'tpt', 'eqs': 'eq', 'catas': 'catas', 'fw': 'fw', 'disp': 'cmd', 'hcr': 'hcr',
     'dbg': 'dbgwin',
 }
 

@@ -12,7 +12,9 @@ The suites, in order: the tools (ibv_devices, ibv_devinfo -v), device
 attributes, bad inputs and EFAULT, the registration matrix, the deep
 checks, re-registration, iova, zero-based regions, injected firmware
 faults, exhaustion (ENOMEM), cleanup, removal with users present (unbind,
-rmmod, a refused HW2SW_MPT; the device is bound again after each); then
+rmmod, a refused HW2SW_MPT; the device is bound again after each),
+events (port down and up, a catastrophic error and the recovery, a
+short run with polling=1); then
 rdma-core's own pyverbs tests test_device and test_pd (from
 /opt/rdma-core/tests).  --suites NAME,... runs only those (and no
 rdma-core tests).  Exit status 1 if anything failed.
@@ -30,7 +32,7 @@ from arbeltest import ktap
 SUITES = ('test_tools', 'test_device_attrs', 'test_bad_inputs',
           'test_reg_matrix', 'test_deep', 'test_rereg', 'test_iova',
           'test_zero_based', 'test_fw_faults', 'test_enomem', 'test_cleanup',
-          'test_removal')
+          'test_removal', 'test_events')
 
 RDMA_CORE = '/opt/rdma-core'
 RDMA_CORE_SUITES = ('tests.test_device', 'tests.test_pd')

@@ -155,8 +155,8 @@ static void cmd_flow_nop(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, run_nop(c), 0);
 	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_CMD_COUNT), count + 2);
 	/* dword 6 keeps the opcode of the last command, go clear. */
-	KUNIT_EXPECT_EQ(test, ioread32be(c->adev->dcs + T_HCR_CTRL),
-			(u32)OP_NOP);
+	KUNIT_EXPECT_EQ(test, ioread32be(c->adev->dcs + T_HCR_CTRL) &
+			      (T_HCR_GO | T_HCR_OPCODE), (u32)OP_NOP);
 }
 
 /* Opcodes the stub does not implement: status 0x02, -EPERM. */
@@ -525,6 +525,58 @@ static void cmd_flow_serialised(struct kunit *test)
 			count + NOP_THREADS * NOPS_PER_THREAD);
 }
 
+/*
+ * The bring-up ended in event mode (the stub has MSI-X and delivers the
+ * interrupt test's completion): commands carry the e bit and complete
+ * through the EQ; the transport goes back to polling and to events again.
+ */
+static void cmd_flow_event_mode(struct kunit *test)
+{
+	struct flow_ctx *c = test->priv;
+	struct arbel_cmd_transport *cmd = c->cmd;
+	u64 ev, polled, irqs, late;
+
+	KUNIT_ASSERT_TRUE_MSG(test, cmd->use_events,
+			      "bring-up did not end in event mode (EQ mode %s)",
+			      arbel_eq_mode_name(c->adev->eq.mode));
+	KUNIT_EXPECT_EQ(test, c->adev->eq.mode, ARBEL_EQ_MSIX);
+	/* QUERY_FW's log_max_cmds (the stub: 2^4) */
+	KUNIT_EXPECT_EQ(test, cmd->max_cmds, 1 << c->adev->fw.log_max_cmds);
+
+	ev = cmd->n_event;
+	irqs = c->adev->eq.n_interrupts;
+	KUNIT_EXPECT_EQ(test, run_nop(c), 0);
+	KUNIT_EXPECT_EQ(test, cmd->n_event, ev + 1);
+	KUNIT_EXPECT_GT(test, c->adev->eq.n_interrupts, irqs);
+	/* posted with e (bit 22) */
+	KUNIT_EXPECT_EQ(test, ioread32be(c->adev->dcs + T_HCR_CTRL) &
+			      (T_HCR_E | T_HCR_GO | T_HCR_OPCODE),
+			(u32)(T_HCR_E | OP_NOP));
+	KUNIT_EXPECT_EQ(test, arbel_cmd_irq_test(cmd, 1000), 0);
+	/* an immediate output arrives through the EQE too */
+	KUNIT_EXPECT_EQ(test, arbel_fw_enable_lam(cmd), -EAGAIN);
+
+	polled = cmd->n_polled;
+	arbel_cmd_use_polling(cmd);
+	KUNIT_EXPECT_FALSE(test, cmd->use_events);
+	KUNIT_EXPECT_EQ(test, run_nop(c), 0);
+	KUNIT_EXPECT_EQ(test, cmd->n_polled, polled + 1);
+	KUNIT_EXPECT_EQ(test, ioread32be(c->adev->dcs + T_HCR_CTRL) & T_HCR_E,
+			0);
+	KUNIT_EXPECT_EQ(test, arbel_cmd_irq_test(cmd, 1000), -EINVAL);
+	KUNIT_ASSERT_EQ(test, arbel_cmd_use_events(cmd,
+						   c->adev->fw.log_max_cmds), 0);
+	ev = cmd->n_event;
+	KUNIT_EXPECT_EQ(test, run_nop(c), 0);
+	KUNIT_EXPECT_EQ(test, cmd->n_event, ev + 1);
+
+	/* A completion nobody waits for is counted and dropped. */
+	late = cmd->n_late;
+	arbel_cmd_event(cmd, 0x0005, 0, 0);
+	KUNIT_EXPECT_EQ(test, cmd->n_late, late + 1);
+	KUNIT_EXPECT_EQ(test, run_nop(c), 0);
+}
+
 static struct kunit_case cmd_flow_cases[] = {
 	KUNIT_CASE(cmd_flow_bound),
 	KUNIT_CASE(cmd_flow_nop),
@@ -538,6 +590,7 @@ static struct kunit_case cmd_flow_cases[] = {
 	KUNIT_CASE(cmd_flow_hold_timeout),
 	KUNIT_CASE(cmd_flow_hold_completes),
 	KUNIT_CASE(cmd_flow_serialised),
+	KUNIT_CASE(cmd_flow_event_mode),
 	{}
 };
 

@@ -98,6 +98,9 @@ void arbel_flow_exit(struct kunit *test)
 				    0, "could not restore HCA_INIT");
 	if (c->cmd)
 		arbel_cmd_set_fail_work(c->cmd, c->fail_work);
+	if (c->eq_stopped)
+		KUNIT_EXPECT_EQ_MSG(test, arbel_eq_init(c->adev, false, true),
+				    0, "could not restore the EQ");
 	pci_dev_put(c->pdev);
 }
 

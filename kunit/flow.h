@@ -40,6 +40,7 @@
 #define T_HCR			0x80680
 #define T_HCR_CTRL		(T_HCR + 6 * 4)
 #define T_HCR_GO		BIT(23)
+#define T_HCR_E			BIT(22)
 #define T_HCR_OPCODE		GENMASK(11, 0)
 
 /* Opcodes (arbel-hw.rst, "Opcodes"). */
@@ -83,6 +84,8 @@ struct flow_ctx {
 	 * the later ones.
 	 */
 	struct work_struct *fail_work;
+	/* the driver's EQ was torn down: bring it up again afterwards */
+	bool eq_stopped;
 };
 
 static inline u32 dbg_rd(struct flow_ctx *c, u32 off)

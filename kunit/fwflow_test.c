@@ -236,6 +236,13 @@ static void fw_flow_close_init_hca(struct kunit *test)
 					     OP_CLOSE_HCA), -EPERM);
 	KUNIT_ASSERT_EQ(test, dbg_rd(c, ARBEL_DBG_FW_STATE), FW_STATE_HCA_INIT);
 
+	/*
+	 * CLOSE_HCA forgets every EQ and MPT: the driver's EQ goes first
+	 * (back to polling), as in the driver's own teardown.
+	 */
+	c->eq_stopped = true;
+	arbel_eq_cleanup(c->adev);
+	KUNIT_EXPECT_FALSE(test, c->cmd->use_events);
 	c->closed = true;
 	KUNIT_ASSERT_EQ(test, arbel_fw_close_hca(c->cmd), 0);
 	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_FW_STATE), FW_STATE_RUNNING);

@@ -24,6 +24,7 @@
 #include "arbel-tpt.h"
 #include "arbel-fw.h"
 #include "arbel-cmd.h"
+#include "arbel-catas.h"
 #include "arbel-debug.h"
 
 /* the fault injection registers and the knobs behind them */
@@ -136,6 +137,9 @@ uint64_t arbel_dbg_read(ArbelState *s, hwaddr off)
     if (k >= 0) {
         return arbel_fault_get(s, k);
     }
+    if (off >= ARBEL_DBG_CATAS_FIRST && off <= ARBEL_DBG_CATAS_LAST) {
+        return arbel_catas_dbg_read(s, off);
+    }
     switch (off) {
     case ARBEL_DBG_ID:
         return ARBEL_DBG_ID_VALUE;
@@ -213,6 +217,10 @@ void arbel_dbg_write(ArbelState *s, hwaddr off, uint32_t val)
     int k = arbel_dbg_fault_knob(off);
 
     if (k >= 0 && arbel_fault_set(s, k, val)) {
+        return;
+    }
+    if (off >= ARBEL_DBG_CATAS_FIRST && off <= ARBEL_DBG_CATAS_LAST) {
+        arbel_catas_dbg_write(s, off, val);
         return;
     }
     switch (off) {

@@ -69,6 +69,20 @@
 #define ARBEL_DBG_FI_CORRUPTED          0x230 /* RO outboxes corrupted */
 #define ARBEL_DBG_FI_CLEAR              0x23c /* WO write 1: all faults off */
 
+/* 0x300..0x3ff: port and catastrophic-error events (arbel-catas.c) */
+#define ARBEL_DBG_CATAS_FIRST           0x300
+#define ARBEL_DBG_CATAS_LAST            0x3ff
+#define ARBEL_DBG_PORT_EVENT            0x300 /* WO port | UP: post the EQE */
+#define ARBEL_DBG_PORT_EVENTS           0x304 /* RO port events posted */
+#define ARBEL_DBG_CATAS_INJECT          0x308 /* WO type: fill the buffer */
+#define ARBEL_DBG_CATAS_CLEAR           0x30c /* WO write 1: clear it */
+#define ARBEL_DBG_CATAS_WORD0           0x310 /* RO the buffer's dword 0 */
+#define ARBEL_DBG_CATAS_COUNT           0x314 /* RO errors injected */
+
+/* ARBEL_DBG_PORT_EVENT fields */
+#define ARBEL_DBG_PORT_EVENT_PORT       0xff  /* bits 7:0: port, 1 or 2 */
+#define ARBEL_DBG_PORT_EVENT_UP         0x100 /* bit 8: active, else down */
+
 /* Value of ARBEL_DBG_ID: "ARBD" */
 #define ARBEL_DBG_ID_VALUE              0x41524244
 

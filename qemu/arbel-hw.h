@@ -56,6 +56,7 @@ typedef struct ArbelState ArbelState;
 #define ARBEL_QPC_SIZE          0x100   /* QP/EE context, after 8 bytes of */
 #define ARBEL_QP_PARAM_HDR      0x08    /* opt_param_mask and a reserved dword */
 #define ARBEL_EV_PORT_CHANGE    0x09    /* port state change event type */
+#define ARBEL_PORT_SUB_DOWN     0x01    /* ... subtype: the port went down */
 #define ARBEL_PORT_SUB_ACTIVE   0x04    /* ... subtype: the port is active */
 
 /* HCR dword 6 */

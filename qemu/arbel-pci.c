@@ -38,6 +38,7 @@ static void arbel_fw_full_reset(ArbelState *s)
     arbel_fw_reset(s);
     arbel_dbg_reset(s);
     arbel_eq_reset(s);
+    arbel_catas_reset(s);
 }
 
 /* ------------------------------------------------------------------ */
@@ -61,9 +62,13 @@ static uint64_t arbel_bar0_read(void *opaque, hwaddr addr, unsigned size)
     if (addr >= ARBEL_DBG_BASE && addr < ARBEL_DBG_BASE + ARBEL_DBG_SIZE) {
         return arbel_dbg_read(s, addr - ARBEL_DBG_BASE);
     }
+    if (addr >= ARBEL_CATAS_BASE &&
+        addr < ARBEL_CATAS_BASE + ARBEL_CATAS_SIZE * 4) {
+        return arbel_catas_read(s, (addr - ARBEL_CATAS_BASE) / 4);
+    }
     /*
-     * Everything else reads as zero: the reset register, the catastrophic
-     * error buffer (no error), the clear-interrupt and EQ registers.
+     * Everything else reads as zero: the reset register, the
+     * clear-interrupt and EQ registers.
      */
     return 0;
 }

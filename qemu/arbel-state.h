@@ -123,6 +123,13 @@ typedef struct ArbelEqs {
     int8_t ev_eq[64];       /* event type -> EQ number, -1 = not mapped */
 } ArbelEqs;
 
+/* arbel-catas.c: port events and the catastrophic-error buffer */
+typedef struct ArbelCatas {
+    uint32_t buf[ARBEL_CATAS_SIZE]; /* as QUERY_FW reports it; host order */
+    uint32_t injected;      /* catastrophic errors injected */
+    uint32_t port_events;   /* port state changes posted */
+} ArbelCatas;
+
 /* A contiguous guest-physical chunk (FA / aux memory) */
 typedef struct ArbelChunk {
     uint64_t pa;
@@ -207,6 +214,7 @@ struct ArbelState {
     ArbelSrqs srqs;
     ArbelQps qps;
     ArbelPorts ports;
+    ArbelCatas catas;
     ArbelFw fw;
     ArbelDispatch disp;
     ArbelHcr hcr;

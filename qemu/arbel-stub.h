@@ -28,6 +28,7 @@
 #include "arbel-tpt.h"
 #include "arbel-mpt.h"
 #include "arbel-eq.h"
+#include "arbel-catas.h"
 #include "arbel-mad.h"
 #include "arbel-objects.h"
 #include "arbel-fw.h"

@@ -47,6 +47,7 @@ LAYERS = [
     ('object modules', {
         'mpt': ['arbel-mpt.c', 'arbel-mpt.h'],
         'eq': ['arbel-eq.c', 'arbel-eq.h'],
+        'catas': ['arbel-catas.c', 'arbel-catas.h'],
         'mad': ['arbel-mad.c', 'arbel-mad.h'],
         'cq': ['arbel-cq.c'],
         'qp': ['arbel-qp.c'],
@@ -77,8 +78,9 @@ BASE = ['arbel-hw.h', 'arbel-state.h', 'arbel-dbgwin.h']
 OWNERS = {
     'parent_obj': 'pci', 'bar0': 'pci', 'bar2': 'pci', 'props': None,
     'trace': 'trace', 'faults': 'fault', 'irq': 'irq', 'icm': 'icm',
-    'tpt': 'tpt', 'eqs': 'eq', 'fw': 'fw', 'disp': 'cmd', 'hcr': 'hcr',
-    'dbg': 'dbgwin', 'cqs': 'cq', 'srqs': 'srq', 'qps': 'qp', 'ports': 'ib',
+    'tpt': 'tpt', 'eqs': 'eq', 'catas': 'catas', 'fw': 'fw', 'disp': 'cmd',
+    'hcr': 'hcr', 'dbg': 'dbgwin', 'cqs': 'cq', 'srqs': 'srq', 'qps': 'qp',
+    'ports': 'ib',
 }
 
 

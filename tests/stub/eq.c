@@ -5,7 +5,8 @@
  * sources state, event-mode commands completing as EQEs (type 0x0a, token,
  * status, owner bit), the arm and set-CI doorbells and the INTx line with
  * its clear-interrupt register (seen in PCI_STATUS.INTERRUPT, with
- * PCI_COMMAND.INTX_DISABLE set so no interrupt reaches the guest).
+ * PCI_COMMAND.INTX_DISABLE set so no interrupt reaches the guest), port
+ * state change EQEs and the catastrophic-error buffer (debug window).
  *
  * Layouts: mthca's struct mthca_eq_context and struct mthca_eqe, the
  * registers as mthca reaches them (Documentation/arbel-stub.rst).
@@ -21,6 +22,7 @@
 #define EQ_LOG_SIZE		3		/* 8 EQEs of 32 bytes */
 #define EQE_SIZE		32
 #define EV_CMD			0x0a
+#define EV_PORT_CHANGE		0x09
 #define TOKEN			0x4a21
 
 #define PCI_STATUS		0x06
@@ -177,6 +179,64 @@ static void doorbells(void)
 	arbel_be32_write(dev, clr_int + 4, 1u << 0);
 }
 
+/*
+ * Port and catastrophic-error events (arbel-catas.c, debug window
+ * 0x300..): a port down and up as EQEs 3 and 4 (type 0x09, subtype 1 / 4,
+ * the port in bits 29:28 of 0x0c), the catastrophic-error buffer at
+ * QUERY_FW's catas_base: zero, filled by an injection (type in bits 31:24
+ * of dword 0), cleared again.
+ */
+static void events(void)
+{
+	uint32_t posted = arbel_dbg_read(dev, ARBEL_DBG_PORT_EVENTS);
+	uint64_t catas;
+	uint32_t size, i, nonzero = 0;
+	const uint8_t *e;
+
+	check_status(cmd(OP_MAP_EQ, 0, 1ull << EV_PORT_CHANGE, 0, 0), ST_OK,
+		     "MAP_EQ event 9 (port change) to EQ 0");
+	arbel_dbg_write(dev, ARBEL_DBG_PORT_EVENT, 1);
+	arbel_dbg_write(dev, ARBEL_DBG_PORT_EVENT, 1 | ARBEL_DBG_PORT_EVENT_UP);
+	e = eqe(3);
+	ktap_test_check(e[1] == EV_PORT_CHANGE && e[3] == 0x01 &&
+			(get32(e + 0x0c) >> 28 & 3) == 1 && !(e[0x1f] & 0x80),
+			"port 1 down: EQE 3, type 0x09, subtype 0x01, port 1",
+			"type 0x%02x subtype 0x%02x port dword 0x%08x owner 0x%02x",
+			e[1], e[3], get32(e + 0x0c), e[0x1f]);
+	e = eqe(4);
+	ktap_test_check(e[1] == EV_PORT_CHANGE && e[3] == 0x04 &&
+			(get32(e + 0x0c) >> 28 & 3) == 1 && !(e[0x1f] & 0x80),
+			"port 1 active: EQE 4, type 0x09, subtype 0x04, port 1",
+			"type 0x%02x subtype 0x%02x port dword 0x%08x owner 0x%02x",
+			e[1], e[3], get32(e + 0x0c), e[0x1f]);
+	arbel_dbg_write(dev, ARBEL_DBG_PORT_EVENT, 3 | ARBEL_DBG_PORT_EVENT_UP);
+	ktap_test_check(arbel_dbg_read(dev, ARBEL_DBG_PORT_EVENTS) == posted + 2 &&
+			eqe(5)[0x1f] == 0x80,
+			"two port events counted; port 3 (no such port) posts nothing",
+			"posted %u -> %u, EQE 5 owner 0x%02x", posted,
+			arbel_dbg_read(dev, ARBEL_DBG_PORT_EVENTS), eqe(5)[0x1f]);
+
+	if (cmd(OP_QUERY_FW, 0, 0, 0, outbox->pa) != ST_OK)
+		ktap_exit_fail_msg("QUERY_FW failed");
+	catas = get64(outbox->va + 0x30) & (ARBEL_BAR0_SIZE - 1);
+	size = get32(outbox->va + 0x38);
+	for (i = 0; i < size; i++)
+		nonzero |= arbel_be32_read(dev, catas + 4 * i);
+	ktap_test_check(size && !nonzero,
+			"catastrophic-error buffer (QUERY_FW 0x30/0x38) reads 0",
+			"size %u, OR of its dwords 0x%08x", size, nonzero);
+	arbel_dbg_write(dev, ARBEL_DBG_CATAS_INJECT, 5);
+	ktap_test_check(arbel_be32_read(dev, catas) == 5u << 24 &&
+			arbel_dbg_read(dev, ARBEL_DBG_CATAS_WORD0) == 5u << 24,
+			"injected error: dword 0 = type 5 (parity) << 24",
+			"dword 0 0x%08x", arbel_be32_read(dev, catas));
+	arbel_dbg_write(dev, ARBEL_DBG_CATAS_CLEAR, 1);
+	for (i = 0, nonzero = 0; i < size; i++)
+		nonzero |= arbel_be32_read(dev, catas + 4 * i);
+	ktap_test_check(!nonzero, "CATAS_CLEAR: the buffer reads 0 again",
+			"OR of its dwords 0x%08x", nonzero);
+}
+
 /* HW2SW_EQ: the context back, owner software; events to it are lost */
 static void to_sw(unsigned int pi, unsigned int status, const char *name)
 {
@@ -242,7 +302,8 @@ void suite_eq(void)
 	create(lkey_of(hw));
 	completions();
 	doorbells();
-	to_sw(3, 0, "HW2SW_EQ");
+	events();
+	to_sw(5, 0, "HW2SW_EQ");
 	overflow(lkey_of(hw));
 	to_sw(8, 9, "HW2SW_EQ of the overflowed EQ");
 	check_status(cmd(OP_HW2SW_MPT, 1, 0, EQ_MPT_IDX, 0), ST_OK,

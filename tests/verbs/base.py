@@ -78,6 +78,16 @@ class WriteMttMode:
         return False
 
 
+def driver_mpts():
+    """HW-owned MPTs the driver keeps for itself: 1 (its EQ ring's region)
+    in event mode, 0 when it polls (debugfs arbel/<bdf>/eq/mode)."""
+    import glob     # pylint: disable=import-outside-toplevel
+    for path in glob.glob('/sys/kernel/debug/arbel/*/eq/mode'):
+        with open(path, encoding='ascii') as f:
+            return 0 if f.read().strip() == 'polling' else 1
+    return 0
+
+
 def access_str(access):
     """'LW|RR' for IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ."""
     return '|'.join(n for bit, n in FLAGS if access & bit) or 'none'

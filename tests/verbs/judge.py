@@ -119,9 +119,12 @@ def trace_checks(k, vm_dir):
             f'QUERY_MPT returned OK (but the {len(injected)} injected failures)',
             ' | '.join(c.raw[:200] for c in bad[:3]))
     problems, live = live_mpts(entries)
-    k.check(not problems and live == 0,
+    # at the end only the driver's own entry may be live: its EQ ring's
+    # region, while the module stays loaded in event mode
+    k.check(not problems and live <= 1,
             'stub trace: every SW2HW_MPT is undone by one HW2SW_MPT or by a '
-            'RESET (which takes every entry back); none left at the end',
+            'RESET (which takes every entry back); at most one (the EQ '
+            'ring\'s region) left at the end',
             ' | '.join(problems[:3]) or f'{live} entries live at the end')
     # a refused teardown command is not retried: the driver resets the HCA
     # (Documentation/arbel.rst, "Failure policy")

@@ -43,6 +43,11 @@ cp "$MODULE" "$OUT/arbel.ko"
 rm -rf "$OUT/guest-bin"
 mkdir -p "$OUT/guest-bin"
 cp tests/verbs/*.py "$OUT/guest-bin/"
+# test_events.py's user: a C program, so that waiting for an async event
+# can time out (non-blocking fd, poll())
+cc -O2 -Wall -o "$OUT/guest-bin/async_events" tests/verbs/async_events.c \
+	-libverbs >"$OUT/async_events.log" 2>&1 ||
+	judge --setup-error "building tests/verbs/async_events.c: see $OUT/async_events.log"
 
 t0=$EPOCHSECONDS
 # shellcheck disable=SC2086 # TEST_ARGS is a list of options

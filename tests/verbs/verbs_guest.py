@@ -17,7 +17,9 @@ regions, injected firmware faults, concurrency stress (4 processes,
 present (unbind, rmmod, a refused HW2SW_MPT; the device is bound again
 after each), the failure policy (refused teardown commands and a lost
 command reset the HCA; the device is bound or loaded again after each),
-ICM chunks of small blocks (the module reloaded with icm_max_block_kib=16); then
+ICM chunks of small blocks (the module reloaded with icm_max_block_kib=16),
+events (port down and up, a catastrophic error and the recovery, a
+short run with polling=1); then
 rdma-core's own pyverbs tests test_device and test_pd (from
 /opt/rdma-core/tests).  --suites NAME,... runs only those (and no
 rdma-core tests).  Exit status 1 if anything failed.
@@ -36,7 +38,8 @@ SUITES = ('test_tools', 'test_device_attrs', 'test_bad_inputs',
           'test_reg_matrix', 'test_mtt_mode', 'test_deep', 'test_rereg',
           'test_iova', 'test_zero_based', 'test_fw_faults', 'test_stress',
           'test_enomem', 'test_cleanup',
-          'test_removal', 'test_fail_policy', 'test_icm_blocks')
+          'test_removal', 'test_fail_policy', 'test_icm_blocks',
+          'test_events')
 
 RDMA_CORE = '/opt/rdma-core'
 RDMA_CORE_SUITES = ('tests.test_device', 'tests.test_pd')

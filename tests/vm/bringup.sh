@@ -8,9 +8,13 @@
 #
 #   basic   load (bound, dev_info, stub state, debugfs), tracepoints over
 #           unbind + bind, rmmod, $NCYCLES load/unload cycles
-#   faults  a failure injected (debug window) into every bring-up command,
-#           a clean load after it, a held go bit (cmd_timeout_ms=200) on
-#           QUERY_DEV_LIM during probe and on CLOSE_HCA during rmmod
+#           (the stub with MSI-X: event mode through MSI-X), the MSI-X
+#           interrupt test failing (INTx taken), polling=1
+#   faults  (the stub with msix=off: event mode through INTx) a failure
+#           injected (debug window) into every bring-up command, a clean
+#           load after it, the interrupt test failing (polling fallback), a
+#           held go bit (cmd_timeout_ms=200) on QUERY_DEV_LIM during probe
+#           and on CLOSE_HCA during rmmod
 #
 # The judge tests itself on hand-made traces (test_bringup_judge.py), then
 # checks, on the host, each boot's stub trace (command sequence and
@@ -87,7 +91,11 @@ for phase in "${phases[@]}"; do
 	*) continue ;; # the judge reports it
 	esac
 	log "boot: $phase"
+	# basic: the stub with MSI-X; faults: without (the EQ uses INTx)
+	stub=
+	[ "$phase" != faults ] || stub=msix=off
 	env VM_OUT="$OUT/$phase" GUEST_BIN="$gbin" MODULE="$snap" LOAD=0 \
+		STUB="$stub" \
 		VM_PYTHON=1 TIMEOUT="$TIMEOUT" VM_QUIET=1 \
 		CMD="NCYCLES=$NCYCLES bringup_guest.py $phase" \
 		scripts/vm/run.sh >"$OUT/$phase.out" 2>"$OUT/$phase.err"

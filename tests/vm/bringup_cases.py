@@ -18,6 +18,8 @@ MARK_BIND = 3           # bind again
 MARK_RMMOD = 4          # rmmod
 MARK_CYCLES = 5         # NCYCLES x (insmod, rmmod)
 MARK_BASIC_END = 6
+MARK_MSIX_NOP = 10      # insmod with the MSI-X interrupt test's NOP failing
+MARK_POLLING = 11       # insmod polling=1, rmmod
 
 # phase faults
 MARK_BEFORE = 99        # a clean load before the matrix
@@ -29,15 +31,18 @@ MARK_HOLD_CLOSE_LOAD = 170
 MARK_HOLD_CLOSE = 171   # rmmod with CLOSE_HCA's go bit held
 MARK_HOLD_CLOSE_NEXT = 172
 MARK_FAULTS_END = 180
+MARK_INTX_NOP = 151     # (stub msix=off) insmod with the NOP failing
 
 # the module parameter the held-go-bit cases load with
 HOLD_TIMEOUT_MS = 200
 
 # The firmware commands of the bring-up, in the order the driver issues
-# them (each has a debugfs directory after the first load).
+# them (each has a debugfs directory after the first load): the firmware
+# and the HCA, then the event queue (its ring's region, the EQ, MAP_EQ and
+# the interrupt test).
 BRINGUP_OPS = ('QUERY_FW', 'ENABLE_LAM', 'MAP_FA', 'RUN_FW', 'QUERY_DEV_LIM',
                'SET_ICM_SIZE', 'MAP_ICM_AUX', 'MAP_ICM', 'INIT_HCA',
-               'QUERY_ADAPTER')
+               'QUERY_ADAPTER', 'SW2HW_MPT', 'SW2HW_EQ', 'MAP_EQ', 'NOP')
 
 # Command status names, as the PRM names them (the kernel messages may
 # give the name instead of the number).
@@ -77,6 +82,8 @@ FAULT_CASES = (
     FaultCase('MAP_ICM', 0x03, 2),
     FaultCase('INIT_HCA', 0x03, 0),
     FaultCase('QUERY_ADAPTER', 0x01, 0),
+    FaultCase('SW2HW_EQ', 0x01, 0),
+    FaultCase('MAP_EQ', 0x03, 0),
 )
 
 

@@ -5,12 +5,14 @@
 Runs as CMD in the test VM (scripts/vm/run.sh, LOAD=0, VM_PYTHON=1) with
 /opt/arbel/arbel.ko, stubctl and this directory on PATH:
 
-  bringup_guest.py basic    load (bound, dev_info, stub state, debugfs),
-                            tracepoints over unbind + bind, rmmod, NCYCLES
-                            (default 20) load/unload cycles
+  bringup_guest.py basic    load (bound, dev_info, stub state, debugfs,
+                            MSI-X event mode), tracepoints over unbind +
+                            bind, rmmod, NCYCLES (default 20) load/unload
+                            cycles, the MSI-X test failing (INTx), polling=1
   bringup_guest.py faults   a failure injected into every bring-up command
                             (bringup_cases.FAULT_CASES), clean loads around
-                            it, a held go bit on QUERY_DEV_LIM during probe
+                            it (INTx event mode: the stub has no MSI-X), the
+                            interrupt test failing (polling), a held go bit on QUERY_DEV_LIM during probe
                             and on CLOSE_HCA during rmmod
 
 Prints KTAP (arbeltest.ktap); the host renumbers the results into the
@@ -209,8 +211,9 @@ class Guest:
                      lambda: f'rmmod status {rc} ({err}); '
                              f'{self.stub.say("expect-unmapped")}')
 
-    def clean_load(self, name, mark, *params):
-        """A clean load amid the faults: bound, mapped, unloaded clean."""
+    def clean_load(self, name, mark, *params, mode=None):
+        """A clean load amid the faults: bound, mapped, unloaded clean;
+        with mode, the EQ's mode checked too (event_mode())."""
         self.stub.mark(mark)
         self.klog.mark()
         rc, err, _ = self.insmod(*params)
@@ -218,7 +221,31 @@ class Guest:
                      f'{name}: clean load binds',
                      lambda: f'insmod {rc} ({err}); kernel: '
                              f'{self.klog.tail(3)}')
+        if mode:
+            self.event_mode(name, mode)
         self.check_rmmod_clean(name)
+
+    def event_mode(self, name, want, line=None):
+        """debugfs eq/mode is want ('msix', 'intx' or 'polling') and
+        commands/mode agrees ('event' or 'polling'); in event mode commands
+        completed through the EQ, with polling=1 none did (a failed
+        interrupt test's NOP may have); the kernel log has line (a regex),
+        if given."""
+        t, top = self.t, f'{DBG}/{self.bdf}'
+        eq, cmd = read(f'{top}/eq/mode'), read(f'{top}/commands/mode')
+        ev = read(f'{top}/commands/event_completed')
+        cmd_want = 'polling' if want == 'polling' else 'event'
+        t.diag(f'{name}: eq/mode {eq}, commands/mode {cmd}, '
+               f'event_completed {ev}, interrupts '
+               f'{read(f"{top}/eq/interrupts")}')
+        events_ok = ev != '0' if want != 'polling' else (
+            ev == '0' or name != 'polling=1')
+        t.check(eq == want and cmd == cmd_want and events_ok,
+                f'{name}: EQ mode {want}, commands in {cmd_want} mode',
+                f'eq/mode {eq}, commands/mode {cmd}, event_completed {ev}')
+        if line:
+            t.check(self.klog.has(line), f'{name}: the kernel log says so',
+                    lambda: f'no /{line}/: {self.klog.tail()}')
 
     # --- basic -----------------------------------------------------------
     def basic(self):
@@ -242,6 +269,7 @@ class Guest:
                                   'aux_pages'))
         t.diag('stub after load: ' + stub.show())
         self.debugfs()
+        self.event_mode('load', 'msix', r'event mode: EQ \d+, msix interrupt')
         self.tracepoints()
 
         stub.mark(cases.MARK_RMMOD)
@@ -260,6 +288,38 @@ class Guest:
                 lambda: oneline(' '.join(x for x in klog.new()
                                          if re.search('error|fail', x, re.I))))
         self.cycles()
+        self.msix_nop()
+        self.polling_param()
+        self.check_unmapped('basic: nothing mapped at the end')
+        stub.mark(cases.MARK_BASIC_END)
+
+    def msix_nop(self):
+        """The MSI-X interrupt test fails (its NOP refused once): the EQ is
+        made again on INTx, which works; event mode."""
+        t, stub, klog = self.t, self.stub, self.klog
+        name = 'MSI-X test fails'
+        stub.do('clear')
+        stub.mark(cases.MARK_MSIX_NOP)
+        klog.mark()
+        stub.do('fail', 'NOP', '0x01', '0')
+        rc, err, _ = self.insmod()
+        t.check(rc == 0 and self.bound(), f'{name}: device bound',
+                lambda: f'insmod {rc} ({err}); kernel: {klog.tail(3)}')
+        self.event_mode(name, 'intx', 'MSI-X failed; trying INTx')
+        stub.do('clear')
+        self.check_rmmod_clean(name)
+
+    def polling_param(self):
+        """polling=1: no EQ, every command polled, and dmesg says so."""
+        t, stub, klog = self.t, self.stub, self.klog
+        name = 'polling=1'
+        stub.mark(cases.MARK_POLLING)
+        klog.mark()
+        rc, err, _ = self.insmod('polling=1')
+        t.check(rc == 0 and self.bound(), f'{name}: device bound',
+                lambda: f'insmod {rc} ({err}); kernel: {klog.tail(3)}')
+        self.event_mode(name, 'polling', 'polling mode')
+        self.check_rmmod_clean(name)
 
     def bad_params(self):
         """insmod refuses a cmd_timeout_ms out of 1..600000 (0 would wait
@@ -377,17 +437,19 @@ class Guest:
                 'mapped after ' + ' '.join(still_mapped))
         self.check_unmapped('cycles: nothing mapped at the end')
         t.diag('stub after cycles: ' + stub.show('fw_state', 'cmd_count'))
-        stub.mark(cases.MARK_BASIC_END)
 
     # --- faults ----------------------------------------------------------
     def faults(self):
         stub = self.stub
         self.check_unmapped('setup: stub idle')
-        self.clean_load('faults: before the matrix', cases.MARK_BEFORE)
+        # the stub has no MSI-X in this boot: the EQ interrupts by INTx
+        self.clean_load('faults: before the matrix', cases.MARK_BEFORE,
+                        mode='intx')
         for i, case in enumerate(cases.FAULT_CASES):
             self.fault_case(i, case)
         stub.do('clear')
         self.clean_load('faults: after the matrix', cases.MARK_AFTER)
+        self.intx_nop()
         self.hold_query_dev_lim()
         self.hold_close_hca()
         stub.do('clear')
@@ -416,6 +478,22 @@ class Guest:
         t.check(klog.names(case.op, case.status),
                 f'{name}: error names {case.op} and status 0x{case.status:02x}',
                 lambda: f'kernel: {klog.tail()}')
+        stub.do('clear')
+        self.check_rmmod_clean(name)
+
+    def intx_nop(self):
+        """(no MSI-X) the INTx interrupt test fails: the driver polls, says
+        so, and works."""
+        t, stub, klog = self.t, self.stub, self.klog
+        name = 'INTx test fails'
+        stub.do('clear')
+        stub.mark(cases.MARK_INTX_NOP)
+        klog.mark()
+        stub.do('fail', 'NOP', '0x01', '0')
+        rc, err, _ = self.insmod()
+        t.check(rc == 0 and self.bound(), f'{name}: device bound',
+                lambda: f'insmod {rc} ({err}); kernel: {klog.tail(3)}')
+        self.event_mode(name, 'polling', 'falling back to polling')
         stub.do('clear')
         self.check_rmmod_clean(name)
 

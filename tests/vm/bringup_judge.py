@@ -36,13 +36,32 @@ import bringup_cases as cases  # noqa: E402
 # "!" appended for an injected failure) and "RESET", each followed by a
 # space, and matched against these patterns.
 #
-# The bring-up, from the reset to the dev_info line, then the ib_device's
-# registration: NodeInfo, NodeDescription, PortInfo, P_Keys, GUIDs.
-BRINGUP = ('RESET (RESET )*QUERY_FW:00 ENABLE_LAM:22 (MAP_FA:00 )+RUN_FW:00 '
-           'QUERY_DEV_LIM:00 SET_ICM_SIZE:00 MAP_ICM_AUX:00 (MAP_ICM:00 )+'
-           'INIT_HCA:00 QUERY_ADAPTER:00 (MAD_IFC:00 )+')
+# The bring-up, from the reset to the dev_info line, then the event queue
+# (its ring's region, SW2HW_EQ, MAP_EQ, the interrupt test), then the
+# ib_device's registration: NodeInfo, NodeDescription, PortInfo, P_Keys,
+# GUIDs.  mthca's order: the EQ after INIT_HCA and QUERY_ADAPTER, its
+# buffer's region before SW2HW_EQ, MAP_EQ before the NOP test.
+HCA_UP = ('RESET (RESET )*QUERY_FW:00 ENABLE_LAM:22 (MAP_FA:00 )+RUN_FW:00 '
+          'QUERY_DEV_LIM:00 SET_ICM_SIZE:00 MAP_ICM_AUX:00 (MAP_ICM:00 )+'
+          'INIT_HCA:00 QUERY_ADAPTER:00 ')
+EQ_UP = 'SW2HW_MPT:00 SW2HW_EQ:00 MAP_EQ:00 NOP:00 '
+# the EQ torn down: MAP_EQ (unmap), HW2SW_EQ, the ring's region
+EQ_DOWN = 'MAP_EQ:00 HW2SW_EQ:00 HW2SW_MPT:00 '
+IB_UP = '(MAD_IFC:00 )+'
+BRINGUP = HCA_UP + EQ_UP + IB_UP
+# polling=1: no event queue at all
+BRINGUP_POLLING = HCA_UP + IB_UP
 # The teardown, on remove.
-TEARDOWN = 'CLOSE_HCA:00 (UNMAP_ICM:00 )+UNMAP_ICM_AUX:00 UNMAP_FA:00 '
+HCA_DOWN = 'CLOSE_HCA:00 (UNMAP_ICM:00 )+UNMAP_ICM_AUX:00 UNMAP_FA:00 '
+TEARDOWN = EQ_DOWN + HCA_DOWN
+TEARDOWN_POLLING = HCA_DOWN
+# The MSI-X interrupt test's NOP fails once: the EQ again with INTx.
+BRINGUP_MSIX_NOP = (HCA_UP + 'SW2HW_MPT:00 SW2HW_EQ:00 MAP_EQ:00 NOP:01! '
+                    'MAP_EQ:00 HW2SW_EQ:00 SW2HW_EQ:00 MAP_EQ:00 NOP:00 ' +
+                    IB_UP)
+# (no MSI-X) the INTx interrupt test's NOP fails: polling, no EQ left.
+BRINGUP_INTX_NOP = (HCA_UP + 'SW2HW_MPT:00 SW2HW_EQ:00 MAP_EQ:00 NOP:01! ' +
+                    EQ_DOWN + IB_UP)
 # Held QUERY_DEV_LIM: the bring-up up to it, then nothing (it never ends).
 UP_TO_HELD_DEV_LIM = ('RESET (RESET )*QUERY_FW:00 ENABLE_LAM:22 (MAP_FA:00 )+'
                       'RUN_FW:00 (RESET )?')
@@ -52,21 +71,28 @@ UP_TO_HELD_DEV_LIM = ('RESET (RESET )*QUERY_FW:00 ENABLE_LAM:22 (MAP_FA:00 )+'
 # *failed* step is tolerated).  A step that succeeded must be undone; a
 # step that did not run, must not.
 UNDO = (
+    ('MAP_EQ', 'MAP_EQ', '', False),
+    ('SW2HW_EQ', 'HW2SW_EQ', '', False),
+    ('SW2HW_MPT', 'HW2SW_MPT', '', False),
     ('INIT_HCA', 'CLOSE_HCA', '', False),
     ('MAP_ICM', 'UNMAP_ICM', '+', False),
     ('MAP_ICM_AUX', 'UNMAP_ICM_AUX', '', True),
     ('MAP_FA', 'UNMAP_FA', '', True),
 )
+
 # what may come before the injected failure
-BEFORE_OK = re.compile(r'RESET|[A-Z_]+:00|ENABLE_LAM:22')
+BEFORE_OK = re.compile(r'RESET|[A-Z0-9_]+:00|ENABLE_LAM:22')
 
 
 def tokens(entries):
-    """A step's trace entries as tokens (see BRINGUP)."""
+    """A step's trace entries as tokens (see BRINGUP); notes other than
+    RESET (EQEs, interrupts, unconfirmed: ...) are left out."""
     out = []
     for e in entries:
         if e.name == 'RESET':
             out.append('RESET')
+            continue
+        if not e.is_command:
             continue
         st = '??' if e.status is None else f'{e.status:02x}'
         bang = '!' if e.fault == 'injected-failure' else ''
@@ -227,6 +253,10 @@ class Judge:
             cases.MARK_RMMOD, TEARDOWN)
         seq(ph, f'trace cycles: {n} x (bring-up, teardown)', cases.MARK_CYCLES,
             f'({BRINGUP}{TEARDOWN}){{{n}}}')
+        seq(ph, 'trace MSI-X NOP failed: the EQ again with INTx, then teardown',
+            cases.MARK_MSIX_NOP, BRINGUP_MSIX_NOP + TEARDOWN)
+        seq(ph, 'trace polling=1: no EQ commands at all', cases.MARK_POLLING,
+            BRINGUP_POLLING + TEARDOWN_POLLING)
         self.no_stub_complaints(ph, 'basic: the stub logged no protocol error')
 
     def check_faults(self, ph):
@@ -238,14 +268,16 @@ class Judge:
                           'succeeded in reverse', cases.fault_mark(i), case)
         seq(ph, 'trace faults: clean load after the matrix', cases.MARK_AFTER,
             BRINGUP + TEARDOWN)
+        seq(ph, 'trace INTx NOP failed: EQ undone, polling, teardown without it',
+            cases.MARK_INTX_NOP, BRINGUP_INTX_NOP + TEARDOWN_POLLING)
         seq(ph, 'trace hold QUERY_DEV_LIM: nothing runs after the held command',
             cases.MARK_HOLD_DEVLIM, UP_TO_HELD_DEV_LIM)
         seq(ph, 'trace hold QUERY_DEV_LIM: the next load resets and brings up',
             cases.MARK_HOLD_DEVLIM_NEXT, BRINGUP + TEARDOWN)
         seq(ph, f'trace hold CLOSE_HCA: load with cmd_timeout_ms={cases.HOLD_TIMEOUT_MS}',
             cases.MARK_HOLD_CLOSE_LOAD, BRINGUP)
-        seq(ph, 'trace hold CLOSE_HCA: nothing runs after the held command',
-            cases.MARK_HOLD_CLOSE, '(RESET )?')
+        seq(ph, 'trace hold CLOSE_HCA: the EQ goes first, nothing runs after '
+                'the held command', cases.MARK_HOLD_CLOSE, EQ_DOWN + '(RESET )?')
         seq(ph, 'trace hold CLOSE_HCA: the next load resets and brings up',
             cases.MARK_HOLD_CLOSE_NEXT, BRINGUP + TEARDOWN)
         self.no_stub_complaints(ph, 'faults: the stub logged no protocol error '

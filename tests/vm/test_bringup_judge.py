@@ -15,8 +15,12 @@ import bringup_judge as judge
 
 UP = ('RESET QUERY_FW:00 ENABLE_LAM:22 MAP_FA:00 RUN_FW:00 QUERY_DEV_LIM:00 '
       'SET_ICM_SIZE:00 MAP_ICM_AUX:00 MAP_ICM:00 MAP_ICM:00 INIT_HCA:00 '
-      'QUERY_ADAPTER:00 MAD_IFC:00 MAD_IFC:00').split()
-DOWN = 'CLOSE_HCA:00 UNMAP_ICM:00 UNMAP_ICM:00 UNMAP_ICM_AUX:00 UNMAP_FA:00'.split()
+      'QUERY_ADAPTER:00 SW2HW_MPT:00 SW2HW_EQ:00 MAP_EQ:00 NOP:00 '
+      'MAD_IFC:00 MAD_IFC:00').split()
+EQ_DOWN = 'MAP_EQ:00 HW2SW_EQ:00 HW2SW_MPT:00'.split()
+DOWN = EQ_DOWN + ('CLOSE_HCA:00 UNMAP_ICM:00 UNMAP_ICM:00 UNMAP_ICM_AUX:00 '
+                  'UNMAP_FA:00').split()
+HCA_DOWN = DOWN[len(EQ_DOWN):]
 
 
 class FakePhase:
@@ -42,6 +46,15 @@ def case(op):
 
 
 class Tokens(unittest.TestCase):
+    def test_notes_left_out(self):
+        lines = ['#1 RESET',
+                 '#2 EQE eq=1 type=0x0a irq=msix:0',
+                 '#3 unconfirmed: arm of EQ 5 not in hardware',
+                 '#4 NOP op=0x031 op_mod=0 in_mod=0x0000001f in_param=0x0 '
+                 'out_param=0x0 token=0x0010 status=0x00(OK) e=1']
+        entries = [trace.parse_line(x) for x in lines]
+        self.assertEqual(judge.tokens(entries), ['RESET', 'NOP:00'])
+
     def test_trace_lines(self):
         lines = ['#1 RESET',
                  '#2 ENABLE_LAM op=0xff8 op_mod=0 in_mod=0x00000000 '
@@ -70,6 +83,36 @@ class Sequence(unittest.TestCase):
 
     def test_missing_command(self):
         self.assertEqual(self.verdict(DOWN[:-1], judge.TEARDOWN), (0, 1))
+
+    def test_event_queue(self):
+        # the EQ's commands are required, in mthca's order
+        no_eq = [x for x in UP if not x.startswith(('SW2HW_', 'MAP_EQ', 'NOP'))]
+        self.assertEqual(self.verdict(no_eq, judge.BRINGUP), (0, 1))
+        swapped = [{'MAP_EQ:00': 'SW2HW_EQ:00', 'SW2HW_EQ:00': 'MAP_EQ:00'}
+                   .get(x, x) for x in UP]
+        self.assertEqual(self.verdict(swapped, judge.BRINGUP), (0, 1))
+        # the ring's region goes after the EQ, not before
+        self.assertEqual(self.verdict(HCA_DOWN, judge.TEARDOWN), (0, 1))
+        bad = ['HW2SW_MPT:00', 'MAP_EQ:00', 'HW2SW_EQ:00'] + HCA_DOWN
+        self.assertEqual(self.verdict(bad, judge.TEARDOWN), (0, 1))
+        # polling=1: none of them
+        self.assertEqual(self.verdict(no_eq + HCA_DOWN, judge.BRINGUP_POLLING +
+                                      judge.TEARDOWN_POLLING), (1, 0))
+        self.assertEqual(self.verdict(UP + DOWN, judge.BRINGUP_POLLING +
+                                      judge.TEARDOWN_POLLING), (0, 1))
+
+    def test_interrupt_test_fallbacks(self):
+        i = UP.index('NOP:00')
+        msix = UP[:i] + ['NOP:01!'] + ['MAP_EQ:00', 'HW2SW_EQ:00', 'SW2HW_EQ:00',
+                                       'MAP_EQ:00', 'NOP:00'] + UP[i + 1:]
+        self.assertEqual(self.verdict(msix + DOWN, judge.BRINGUP_MSIX_NOP +
+                                      judge.TEARDOWN), (1, 0))
+        intx = UP[:i] + ['NOP:01!'] + EQ_DOWN + UP[i + 1:]
+        self.assertEqual(self.verdict(intx + HCA_DOWN, judge.BRINGUP_INTX_NOP +
+                                      judge.TEARDOWN_POLLING), (1, 0))
+        # polling after a failed test: no EQ teardown on remove
+        self.assertEqual(self.verdict(intx + DOWN, judge.BRINGUP_INTX_NOP +
+                                      judge.TEARDOWN_POLLING), (0, 1))
 
     def test_no_mark(self):
         j = new_judge()
@@ -119,6 +162,20 @@ class Undo(unittest.TestCase):
                          (1, 0))
         self.assertEqual(self.verdict('MAP_ICM', head + ['UNMAP_ICM:00', 'UNMAP_ICM_AUX:00',
                                                          'UNMAP_FA:00']), (0, 1))
+
+    def test_event_queue_undo(self):
+        head = self.up_to('SW2HW_EQ', 0x01)
+        self.assertEqual(self.verdict('SW2HW_EQ', head + ['HW2SW_MPT:00'] + HCA_DOWN),
+                         (1, 0))
+        # HW2SW_EQ for the EQ the firmware refused
+        self.assertEqual(self.verdict('SW2HW_EQ', head + ['HW2SW_EQ:00', 'HW2SW_MPT:00'] +
+                                      HCA_DOWN), (0, 1))
+        # the ring's region left behind
+        self.assertEqual(self.verdict('SW2HW_EQ', head + HCA_DOWN), (0, 1))
+        head = self.up_to('MAP_EQ', 0x03)
+        self.assertEqual(self.verdict('MAP_EQ', head + ['HW2SW_EQ:00', 'HW2SW_MPT:00'] +
+                                      HCA_DOWN), (1, 0))
+        self.assertEqual(self.verdict('MAP_EQ', head + EQ_DOWN + HCA_DOWN), (0, 1))
 
     def test_injection(self):
         head = self.up_to('QUERY_DEV_LIM', 0x03)

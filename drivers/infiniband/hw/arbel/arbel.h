@@ -15,6 +15,7 @@
 #include <arbel/prm.h>
 #include <arbel/profile.h>
 #include "cmd.h"
+#include "eq.h"
 #include "fw.h"
 #include "icm.h"
 #include "mtt.h"
@@ -55,6 +56,14 @@
  * @rsvd_uar: UARs the firmware or the driver keeps
  * @sys_image_guid: from NodeInfo
  * @vendor_id: from NodeInfo
+ * @eq: the event queue (commands, async and fatal events)
+ * @driver_pd: the PD of the driver's own regions (the EQ ring); the
+ *	       verbs PD numbers start after it
+ * @fatal: bit 0: a fatal error was reported (or remove began): the
+ *	   recovery is queued once
+ * @fatal_why: what the fatal error was, for the log
+ * @recover_work: fails, removes and probes the HCA again (main.c)
+ * @recovering: remove is running from @recover_work
  */
 struct arbel_dev {
 	struct ib_device ibdev;
@@ -84,6 +93,12 @@ struct arbel_dev {
 	u32 rsvd_uar;
 	__be64 sys_image_guid;
 	u32 vendor_id;
+	struct arbel_eq eq;
+	u32 driver_pd;
+	unsigned long fatal;
+	const char *fatal_why;
+	struct delayed_work recover_work;
+	bool recovering;
 };
 
 int arbel_hca_reset(struct arbel_dev *adev);

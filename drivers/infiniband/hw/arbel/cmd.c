@@ -2,11 +2,21 @@
 /*
  * HCR command transport.
  *
- * Commands run in polling mode, one at a time: cmd->lock is held from the
- * check that the HCR is free until the status has been read.  A command
- * that does not complete within cmd->timeout_ms marks the device failed:
- * the firmware may still be working on it, so the HCR is never written
- * again and every later command fails at once with -EIO.
+ * Polling mode (bring-up before the event queue exists, teardown after it
+ * is gone, and the fallback when interrupts do not work): one command at a
+ * time, cmd->lock held from the check that the HCR is free until the
+ * status has been read.
+ *
+ * Event mode (arbel_cmd_use_events()): up to 2^log_max_cmds commands are
+ * outstanding.  A caller takes a slot (event_sem counts the free ones),
+ * posts its command with the e bit and the slot's token under cmd->lock,
+ * drops the lock and sleeps on the slot's completion, which the event
+ * queue completes from the command-completion EQE (arbel_cmd_event()).
+ *
+ * In both modes a command that does not complete within cmd->timeout_ms
+ * marks the device failed: the firmware may still be working on it, so
+ * the HCR is never written again and every later command fails at once
+ * with -EIO.
  */
 
 #include <linux/bitfield.h>
@@ -15,6 +25,9 @@
 #include <linux/io.h>
 #include <linux/iopoll.h>
 #include <linux/ktime.h>
+#include <linux/log2.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <kunit/visibility.h>
 
 #include <arbel/hcr.h>
@@ -36,7 +49,8 @@ static const u16 arbel_cmd_tracked[ARBEL_CMD_NR_TRACKED] = {
 	ARBEL_CMD_UNMAP_ICM, ARBEL_CMD_INIT_HCA, ARBEL_CMD_CLOSE_HCA,
 	ARBEL_CMD_SW2HW_MPT, ARBEL_CMD_HW2SW_MPT, ARBEL_CMD_QUERY_MPT,
 	ARBEL_CMD_WRITE_MTT, ARBEL_CMD_READ_MTT, ARBEL_CMD_SYNC_TPT,
-	ARBEL_CMD_NOP, ARBEL_CMD_MAD_IFC,
+	ARBEL_CMD_NOP, ARBEL_CMD_MAD_IFC, ARBEL_CMD_SW2HW_EQ,
+	ARBEL_CMD_HW2SW_EQ, ARBEL_CMD_MAP_EQ,
 };
 
 static struct arbel_cmd_stats *arbel_cmd_stats(struct arbel_cmd_transport *cmd,
@@ -71,6 +85,8 @@ int arbel_cmd_init(struct arbel_cmd_transport *cmd, struct device *dev,
 	cmd->hcr = hcr;
 	cmd->timeout_ms = timeout_ms;
 	mutex_init(&cmd->lock);
+	spin_lock_init(&cmd->ctx_lock);
+	sema_init(&cmd->event_sem, 1);	/* polling mode: see use_events */
 	cmd->pool = dma_pool_create("arbel_cmd", dev, ARBEL_MAILBOX_SIZE,
 				    ARBEL_MAILBOX_ALIGN, 0);
 	if (!cmd->pool) {
@@ -145,21 +161,12 @@ static int arbel_hcr_wait_go(struct arbel_cmd_transport *cmd, u32 *ctrl)
 				 cmd->timeout_ms * USEC_PER_MSEC, false, cmd);
 }
 
-/* Post one command and wait for it; called with cmd->lock held. */
-static int arbel_cmd_post(struct arbel_cmd_transport *cmd,
-			  const struct arbel_hcr_cmd *hc, u64 *out_param,
-			  u8 *status)
+/* Write the HCR; called with cmd->lock held and the HCR free. */
+static void arbel_hcr_write(struct arbel_cmd_transport *cmd,
+			    const struct arbel_hcr_cmd *hc)
 {
 	u32 hcr[ARBEL_HCR_DWORDS];
-	u32 ctrl;
 	int i;
-
-	*status = 0;
-	if (cmd->failed)
-		return -EIO;
-
-	if (arbel_hcr_wait_go(cmd, &ctrl))
-		goto timeout;
 
 	arbel_hcr_pack(hc, hcr);
 	for (i = 0; i < ARBEL_HCR_CTRL; i++)
@@ -168,10 +175,39 @@ static int arbel_cmd_post(struct arbel_cmd_transport *cmd,
 	wmb();
 	iowrite32be(hcr[ARBEL_HCR_CTRL],
 		    cmd->hcr + ARBEL_HCR_CTRL * sizeof(u32));
+}
+
+/* A command timed out; called with cmd->lock held. */
+static int arbel_cmd_timed_out(struct arbel_cmd_transport *cmd, u16 opcode)
+{
+	cmd->failed = true;
+	if (cmd->fail_work)
+		schedule_work(cmd->fail_work);
+	dev_err(cmd->dev,
+		"firmware command %s timed out after %u ms (%s mode); device marked failed\n",
+		arbel_opcode_name(opcode), cmd->timeout_ms,
+		cmd->use_events ? "event" : "polling");
+	return -ETIMEDOUT;
+}
+
+/* Post one command and poll for it; called with cmd->lock held. */
+static int arbel_cmd_post(struct arbel_cmd_transport *cmd,
+			  const struct arbel_hcr_cmd *hc, u64 *out_param,
+			  u8 *status)
+{
+	u32 ctrl;
+
+	*status = 0;
+	if (cmd->failed)
+		return -EIO;
 
 	if (arbel_hcr_wait_go(cmd, &ctrl))
-		goto timeout;
+		return arbel_cmd_timed_out(cmd, hc->opcode);
+	arbel_hcr_write(cmd, hc);
+	if (arbel_hcr_wait_go(cmd, &ctrl))
+		return arbel_cmd_timed_out(cmd, hc->opcode);
 
+	cmd->n_polled++;
 	*status = FIELD_GET(ARBEL_HCR_STATUS, ctrl);
 	if (out_param)
 		*out_param = (u64)ioread32be(cmd->hcr + ARBEL_HCR_OUT_PARAM_H *
@@ -179,15 +215,86 @@ static int arbel_cmd_post(struct arbel_cmd_transport *cmd,
 			     ioread32be(cmd->hcr + ARBEL_HCR_OUT_PARAM_L *
 					sizeof(u32));
 	return *status ? arbel_status_to_errno(*status) : 0;
+}
 
-timeout:
-	cmd->failed = true;
-	if (cmd->fail_work)
-		schedule_work(cmd->fail_work);
-	dev_err(cmd->dev,
-		"firmware command %s timed out after %u ms; device marked failed\n",
-		arbel_opcode_name(hc->opcode), cmd->timeout_ms);
-	return -ETIMEDOUT;
+static struct arbel_cmd_context *arbel_ctx_get(struct arbel_cmd_transport *cmd)
+{
+	struct arbel_cmd_context *ctx;
+
+	spin_lock_irq(&cmd->ctx_lock);
+	ctx = &cmd->contexts[cmd->free_head];
+	cmd->free_head = ctx->next;
+	ctx->token += cmd->token_mask + 1;
+	if (ctx->token == ARBEL_HCR_POLL_TOKEN)
+		ctx->token += cmd->token_mask + 1;
+	ctx->aborted = false;
+	reinit_completion(&ctx->done);
+	ctx->waiting = true;
+	spin_unlock_irq(&cmd->ctx_lock);
+	return ctx;
+}
+
+static void arbel_ctx_put(struct arbel_cmd_transport *cmd,
+			  struct arbel_cmd_context *ctx)
+{
+	spin_lock_irq(&cmd->ctx_lock);
+	ctx->waiting = false;
+	ctx->next = cmd->free_head;
+	cmd->free_head = ctx - cmd->contexts;
+	spin_unlock_irq(&cmd->ctx_lock);
+}
+
+/*
+ * Post one command with the e bit and sleep until its completion EQE.
+ * @fatal: a lost completion marks the device failed (every command but
+ * the interrupt test).  Called with a slot counted down on event_sem.
+ */
+static int arbel_cmd_post_event(struct arbel_cmd_transport *cmd,
+				struct arbel_hcr_cmd *hc, u64 *out_param,
+				u8 *status, unsigned int timeout_ms, bool fatal)
+{
+	struct arbel_cmd_context *ctx = arbel_ctx_get(cmd);
+	u32 ctrl;
+	int err;
+
+	*status = 0;
+	hc->token = ctx->token;
+	hc->event = true;
+
+	mutex_lock(&cmd->lock);
+	if (cmd->failed) {
+		err = -EIO;
+	} else if (arbel_hcr_wait_go(cmd, &ctrl)) {
+		err = arbel_cmd_timed_out(cmd, hc->opcode);
+	} else {
+		arbel_hcr_write(cmd, hc);
+		err = 0;
+	}
+	mutex_unlock(&cmd->lock);
+	if (err)
+		goto out;
+
+	if (!wait_for_completion_timeout(&ctx->done,
+					 msecs_to_jiffies(timeout_ms))) {
+		mutex_lock(&cmd->lock);
+		if (fatal)
+			err = arbel_cmd_timed_out(cmd, hc->opcode);
+		else
+			err = -ETIMEDOUT;
+		mutex_unlock(&cmd->lock);
+		goto out;
+	}
+	if (ctx->aborted) {
+		err = -EIO;	/* the device failed meanwhile */
+		goto out;
+	}
+	*status = ctx->status;
+	if (out_param)
+		*out_param = ctx->out_param;
+	err = *status ? arbel_status_to_errno(*status) : 0;
+out:
+	arbel_ctx_put(cmd, ctx);
+	return err;
 }
 
 static void arbel_cmd_account(struct arbel_cmd_transport *cmd, u16 opcode,
@@ -207,22 +314,41 @@ static void arbel_cmd_account(struct arbel_cmd_transport *cmd, u16 opcode,
 	}
 }
 
-static int arbel_cmd_run(struct arbel_cmd_transport *cmd,
-			 const struct arbel_hcr_cmd *hc, u64 *out_param)
+static int arbel_cmd_run_timeout(struct arbel_cmd_transport *cmd,
+				 struct arbel_hcr_cmd *hc, u64 *out_param,
+				 unsigned int timeout_ms, bool fatal)
 {
+	bool event = false;
 	u64 start, ns;
 	u8 status;
 	int err;
 
-	mutex_lock(&cmd->lock);
-	trace_arbel_cmd_start(cmd->dev, hc->opcode, hc->op_mod, hc->in_mod,
-			      hc->token, 0, 0, 0);
-	start = ktime_get_ns();
-	err = arbel_cmd_post(cmd, hc, out_param, &status);
-	ns = ktime_get_ns() - start;
+	/* Event mode: a free slot first (arbel_cmd_use_polling() waits). */
+	down(&cmd->event_sem);
+	if (READ_ONCE(cmd->use_events)) {
+		event = true;
+		trace_arbel_cmd_start(cmd->dev, hc->opcode, hc->op_mod,
+				      hc->in_mod, hc->token, 0, 0, 0, true);
+		start = ktime_get_ns();
+		err = arbel_cmd_post_event(cmd, hc, out_param, &status,
+					   timeout_ms, fatal);
+		ns = ktime_get_ns() - start;
+		up(&cmd->event_sem);
+		mutex_lock(&cmd->lock);
+		if (!err || status)
+			cmd->n_event++;
+	} else {
+		up(&cmd->event_sem);
+		mutex_lock(&cmd->lock);
+		trace_arbel_cmd_start(cmd->dev, hc->opcode, hc->op_mod,
+				      hc->in_mod, hc->token, 0, 0, 0, false);
+		start = ktime_get_ns();
+		err = arbel_cmd_post(cmd, hc, out_param, &status);
+		ns = ktime_get_ns() - start;
+	}
 	arbel_cmd_account(cmd, hc->opcode, status, err, ns);
 	trace_arbel_cmd_done(cmd->dev, hc->opcode, hc->op_mod, hc->in_mod,
-			     hc->token, status, err, ns);
+			     hc->token, status, err, ns, event);
 	mutex_unlock(&cmd->lock);
 
 	if (status && !arbel_status_known(status))
@@ -233,6 +359,13 @@ static int arbel_cmd_run(struct arbel_cmd_transport *cmd,
 			arbel_opcode_name(hc->opcode), hc->in_mod, status,
 			arbel_status_name(status), err);
 	return err;
+}
+
+static int arbel_cmd_run(struct arbel_cmd_transport *cmd,
+			 struct arbel_hcr_cmd *hc, u64 *out_param)
+{
+	return arbel_cmd_run_timeout(cmd, hc, out_param, cmd->timeout_ms,
+				     true);
 }
 
 /**
@@ -296,6 +429,149 @@ int arbel_cmd_box(struct arbel_cmd_transport *cmd, struct arbel_mailbox *in,
 	return arbel_cmd_run(cmd, &hc, NULL);
 }
 
+/**
+ * arbel_cmd_use_events() - complete commands through the event queue
+ * @cmd: transport state, polling
+ * @log_max_cmds: QUERY_FW's log2 of the commands the firmware takes at
+ *	once; capped at 2^8 slots
+ *
+ * Call once the EQ that MAP_EQ routes command completions to is armed and
+ * its handler forwards them to arbel_cmd_event().  Commands in flight in
+ * polling mode finish as they are (the HCR is serialised in both modes).
+ *
+ * Context: process; sleeps.
+ * Return: 0 or -ENOMEM (polling goes on).
+ */
+int arbel_cmd_use_events(struct arbel_cmd_transport *cmd, u8 log_max_cmds)
+{
+	int i, n = 1 << min_t(u8, log_max_cmds, 8);
+	struct arbel_cmd_context *ctx;
+
+	if (cmd->use_events)
+		return 0;
+	ctx = kcalloc(n, sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		init_completion(&ctx[i].done);
+		ctx[i].token = i;
+		ctx[i].next = i + 1 < n ? i + 1 : -1;
+	}
+	down(&cmd->event_sem);
+	spin_lock_irq(&cmd->ctx_lock);
+	cmd->contexts = ctx;
+	cmd->max_cmds = n;
+	cmd->token_mask = roundup_pow_of_two(n) - 1;
+	cmd->free_head = 0;
+	spin_unlock_irq(&cmd->ctx_lock);
+	WRITE_ONCE(cmd->use_events, true);
+	for (i = 0; i < n; i++)
+		up(&cmd->event_sem);
+	return 0;
+}
+
+/**
+ * arbel_cmd_use_polling() - back to polling the go bit
+ * @cmd: transport state
+ *
+ * Waits for every event-mode command to complete or time out, then
+ * frees the slots; completions that arrive later are counted as late
+ * and dropped.  Call before the EQ is destroyed.  Does nothing in
+ * polling mode.
+ *
+ * Context: process; sleeps.
+ */
+void arbel_cmd_use_polling(struct arbel_cmd_transport *cmd)
+{
+	struct arbel_cmd_context *ctx;
+	int i, n = cmd->max_cmds;
+
+	if (!cmd->use_events)
+		return;
+	for (i = 0; i < n; i++)
+		down(&cmd->event_sem);
+	WRITE_ONCE(cmd->use_events, false);
+	spin_lock_irq(&cmd->ctx_lock);
+	ctx = cmd->contexts;
+	cmd->contexts = NULL;
+	cmd->max_cmds = 0;
+	spin_unlock_irq(&cmd->ctx_lock);
+	kfree(ctx);
+	up(&cmd->event_sem);
+}
+
+/**
+ * arbel_cmd_event() - a command-completion EQE arrived
+ * @cmd: transport state
+ * @token: the EQE's token
+ * @status: the EQE's firmware status
+ * @out_param: the EQE's immediate output
+ *
+ * Wakes the caller whose command carries @token; a token no caller waits
+ * for (a completion after its timeout, or a stray one) is counted in
+ * debugfs (commands/late_completions) and dropped.
+ *
+ * Context: any (the EQ's interrupt handler).
+ */
+void arbel_cmd_event(struct arbel_cmd_transport *cmd, u16 token, u8 status,
+		     u64 out_param)
+{
+	struct arbel_cmd_context *ctx;
+	unsigned long flags;
+
+	spin_lock_irqsave(&cmd->ctx_lock, flags);
+	if (!cmd->contexts || (token & cmd->token_mask) >= cmd->max_cmds) {
+		cmd->n_late++;
+		goto out;
+	}
+	ctx = &cmd->contexts[token & cmd->token_mask];
+	if (!ctx->waiting || ctx->token != token) {
+		cmd->n_late++;
+		goto out;
+	}
+	ctx->status = status;
+	ctx->out_param = out_param;
+	complete(&ctx->done);
+out:
+	spin_unlock_irqrestore(&cmd->ctx_lock, flags);
+}
+
+/**
+ * arbel_cmd_irq_test() - the interrupt test: NOP (in_mod 0x1f) in event mode
+ * @cmd: transport state, in event mode
+ * @timeout_ms: how long to wait for the completion
+ *
+ * Unlike any other command, a completion that does not arrive does not
+ * fail the device: the firmware answered, the interrupt did not reach
+ * the driver, and the caller falls back (INTx, then polling).
+ *
+ * Context: process; sleeps.
+ * Return: 0; -ETIMEDOUT when no completion arrived; -EINVAL in polling
+ * mode; the firmware's errno.
+ */
+int arbel_cmd_irq_test(struct arbel_cmd_transport *cmd,
+		       unsigned int timeout_ms)
+{
+	struct arbel_hcr_cmd hc = {
+		.in_mod = ARBEL_NOP_IN_MOD,
+		.opcode = ARBEL_CMD_NOP,
+		.token = ARBEL_HCR_POLL_TOKEN,
+	};
+
+	if (!READ_ONCE(cmd->use_events))
+		return -EINVAL;
+	return arbel_cmd_run_timeout(cmd, &hc, NULL, timeout_ms, false);
+}
+
+static int arbel_cmd_mode_show(struct seq_file *m, void *unused)
+{
+	struct arbel_cmd_transport *cmd = m->private;
+
+	seq_printf(m, "%s\n", READ_ONCE(cmd->use_events) ? "event" : "polling");
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(arbel_cmd_mode);
+
 static int arbel_stat_average_get(void *data, u64 *val)
 {
 	struct arbel_cmd_stats *st = data;
@@ -323,7 +599,9 @@ DEFINE_DEBUGFS_ATTRIBUTE(arbel_stat_errno_fops, arbel_stat_errno_get,
  * @parent: the device's debugfs directory
  *
  * Creates commands/<OPCODE>/{n,failed,average_ns,last_failed_status,
- * last_failed_errno} for every opcode the driver issues.
+ * last_failed_errno} for every opcode the driver issues, and
+ * commands/{mode,event_completed,polled,late_completions}: the transport's
+ * mode ("event" or "polling") and how many commands completed each way.
  *
  * Context: process.
  */
@@ -334,6 +612,13 @@ void arbel_cmd_debugfs_init(struct arbel_cmd_transport *cmd,
 	int i;
 
 	cmd->debugfs = debugfs_create_dir("commands", parent);
+	debugfs_create_file("mode", 0400, cmd->debugfs, cmd,
+			    &arbel_cmd_mode_fops);
+	debugfs_create_u64("event_completed", 0400, cmd->debugfs,
+			   &cmd->n_event);
+	debugfs_create_u64("polled", 0400, cmd->debugfs, &cmd->n_polled);
+	debugfs_create_u64("late_completions", 0400, cmd->debugfs,
+			   &cmd->n_late);
 	for (i = 0; i < ARRAY_SIZE(arbel_cmd_tracked); i++) {
 		struct arbel_cmd_stats *st = &cmd->stats[i];
 
@@ -377,15 +662,18 @@ bool arbel_cmd_failed(struct arbel_cmd_transport *cmd)
  * For a caller that gives up on the HCA (a refused teardown command) and
  * is about to reset it, or that leaves the reset to the owner of
  * @cmd->fail_work (scheduled here if the device was not failed yet).
- * Waits for a command in flight, so that once this returns nothing
- * touches the HCR.
+ * Waits for a polled command in flight, so that once this returns nothing
+ * touches the HCR; event-mode callers still waiting for a completion are
+ * woken and get -EIO.
  *
  * Context: process; sleeps.
  * Return: true if the device was already marked failed.
  */
 bool arbel_cmd_mark_failed(struct arbel_cmd_transport *cmd)
 {
+	struct arbel_cmd_context *ctx;
 	bool was;
+	int i;
 
 	mutex_lock(&cmd->lock);
 	was = cmd->failed;
@@ -393,6 +681,17 @@ bool arbel_cmd_mark_failed(struct arbel_cmd_transport *cmd)
 	if (!was && cmd->fail_work)
 		schedule_work(cmd->fail_work);
 	mutex_unlock(&cmd->lock);
+
+	/* Event mode: nobody waits for a completion that cannot come. */
+	spin_lock_irq(&cmd->ctx_lock);
+	for (i = 0; cmd->contexts && i < cmd->max_cmds; i++) {
+		ctx = &cmd->contexts[i];
+		if (ctx->waiting && !ctx->aborted) {
+			ctx->aborted = true;
+			complete(&ctx->done);
+		}
+	}
+	spin_unlock_irq(&cmd->ctx_lock);
 	return was;
 }
 
@@ -414,6 +713,31 @@ void arbel_cmd_set_fail_work(struct arbel_cmd_transport *cmd,
 	mutex_lock(&cmd->lock);
 	cmd->fail_work = work;
 	mutex_unlock(&cmd->lock);
+}
+
+/**
+ * arbel_cmd_log_failure() - say which command failed, with its status
+ * @cmd: transport state
+ * @opcode: the command
+ * @err: its errno
+ *
+ * "OPCODE failed: status 0xSS (NAME), ERRNO" when the firmware answered,
+ * else "OPCODE failed: ERRNO".
+ *
+ * Context: process.
+ */
+void arbel_cmd_log_failure(struct arbel_cmd_transport *cmd, u16 opcode,
+			   int err)
+{
+	u8 status = arbel_cmd_last_status(cmd, opcode);
+
+	if (status)
+		dev_err(cmd->dev, "%s failed: status 0x%02x (%s), %d\n",
+			arbel_opcode_name(opcode), status,
+			arbel_status_name(status), err);
+	else
+		dev_err(cmd->dev, "%s failed: %d\n", arbel_opcode_name(opcode),
+			err);
 }
 
 /**

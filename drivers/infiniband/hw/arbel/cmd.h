@@ -8,7 +8,10 @@
 
 #include <linux/debugfs.h>
 #include <linux/dmapool.h>
+#include <linux/completion.h>
 #include <linux/mutex.h>
+#include <linux/semaphore.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
@@ -40,6 +43,28 @@ struct arbel_cmd_stats {
 	int last_failed_errno;
 };
 
+/**
+ * struct arbel_cmd_context - one event-mode command slot
+ * @done: completed by arbel_cmd_event()
+ * @next: next free slot, -1 at the end (under the transport's @ctx_lock)
+ * @token: the token of the command in this slot; the slot index is its
+ *	   low bits, the rest changes with every use, so that a completion
+ *	   that arrives after its caller gave up matches no later command
+ * @waiting: a caller waits on @done (under @ctx_lock)
+ * @aborted: the device failed while the caller waited: -EIO
+ * @status: the completion's firmware status
+ * @out_param: the completion's immediate output
+ */
+struct arbel_cmd_context {
+	struct completion done;
+	int next;
+	u16 token;
+	bool waiting;
+	bool aborted;
+	u8 status;
+	u64 out_param;
+};
+
 /*
  * The longest cmd_timeout_ms accepted: 10 minutes (the default is one);
  * 0 is refused, it would make a lost command wait forever.
@@ -47,7 +72,7 @@ struct arbel_cmd_stats {
 #define ARBEL_CMD_TIMEOUT_MAX_MS	600000
 
 /* Opcodes with statistics; see arbel_cmd_tracked[] in cmd.c. */
-#define ARBEL_CMD_NR_TRACKED	22
+#define ARBEL_CMD_NR_TRACKED	25
 
 /**
  * struct arbel_cmd_transport - how one HCA takes firmware commands: its
@@ -65,6 +90,16 @@ struct arbel_cmd_stats {
  * @fail_work: if set, scheduled when the device becomes failed (its owner
  *	       resets the HCA as soon as possible); see
  *	       arbel_cmd_set_fail_work()
+ * @use_events: commands complete through an event queue (the e bit set)
+ * @contexts: event-mode slots, @max_cmds of them
+ * @max_cmds: commands outstanding at once in event mode (2^log_max_cmds)
+ * @token_mask: the slot-index bits of a token
+ * @free_head: first free slot, -1 if none
+ * @ctx_lock: protects the slots' @next and @waiting and @free_head
+ * @event_sem: counts free slots; event-mode callers sleep on it
+ * @n_event: commands completed through an event queue
+ * @n_polled: commands completed by polling the go bit
+ * @n_late: completions that matched no waiting command (late or stray)
  */
 struct arbel_cmd_transport {
 	struct device *dev;
@@ -76,6 +111,16 @@ struct arbel_cmd_transport {
 	struct arbel_cmd_stats stats[ARBEL_CMD_NR_TRACKED];
 	struct dentry *debugfs;
 	struct work_struct *fail_work;
+	bool use_events;
+	struct arbel_cmd_context *contexts;
+	int max_cmds;
+	u16 token_mask;
+	int free_head;
+	spinlock_t ctx_lock;	/* @contexts' next and waiting, @free_head */
+	struct semaphore event_sem;
+	u64 n_event;
+	u64 n_polled;
+	u64 n_late;
 };
 
 int arbel_cmd_init(struct arbel_cmd_transport *cmd, struct device *dev,
@@ -90,10 +135,18 @@ void arbel_mailbox_free(struct arbel_cmd_transport *cmd,
 
 int arbel_cmd_exec(struct arbel_cmd_transport *cmd, u64 in_param,
 		   u64 *out_param, u32 in_mod, u8 op_mod, u16 opcode);
+int arbel_cmd_use_events(struct arbel_cmd_transport *cmd, u8 log_max_cmds);
+void arbel_cmd_use_polling(struct arbel_cmd_transport *cmd);
+void arbel_cmd_event(struct arbel_cmd_transport *cmd, u16 token, u8 status,
+		     u64 out_param);
+int arbel_cmd_irq_test(struct arbel_cmd_transport *cmd,
+		       unsigned int timeout_ms);
 bool arbel_cmd_failed(struct arbel_cmd_transport *cmd);
 bool arbel_cmd_mark_failed(struct arbel_cmd_transport *cmd);
 void arbel_cmd_set_fail_work(struct arbel_cmd_transport *cmd,
 			     struct work_struct *work);
+void arbel_cmd_log_failure(struct arbel_cmd_transport *cmd, u16 opcode,
+			   int err);
 u8 arbel_cmd_last_status(struct arbel_cmd_transport *cmd, u16 opcode);
 int arbel_cmd_box(struct arbel_cmd_transport *cmd, struct arbel_mailbox *in,
 		  struct arbel_mailbox *out, u32 in_mod, u8 op_mod, u16 opcode);

@@ -22,4 +22,9 @@
 #define arbel_assign_str(field, src) __assign_str(field, src)
 #endif
 
+/* 6.8: PCI_IRQ_LEGACY became PCI_IRQ_INTX (the old name went in 6.10) */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 8, 0)
+#define PCI_IRQ_INTX PCI_IRQ_LEGACY
+#endif
+
 #endif /* _ARBEL_COMPAT_H_ */

@@ -11,6 +11,7 @@
 #include <linux/string.h>
 #include <kunit/visibility.h>
 
+#include <arbel/eqe.h>
 #include <arbel/prm.h>
 #include <arbel/status.h>
 #include "compat.h"
@@ -496,6 +497,72 @@ int arbel_fw_query_mpt(struct arbel_cmd_transport *cmd, u32 slot,
 		       __be32 entry[ARBEL_MPT_DWORDS])
 {
 	return arbel_fw_read_mpt(cmd, slot, 0, ARBEL_CMD_QUERY_MPT, entry);
+}
+
+/**
+ * arbel_fw_sw2hw_eq() - SW2HW_EQ: hand an EQ to the HCA
+ * @cmd: transport
+ * @eqn: the EQ number
+ * @eqc: its fields (see arbel_eqc_encode())
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int arbel_fw_sw2hw_eq(struct arbel_cmd_transport *cmd, u32 eqn,
+		      const struct arbel_eqc *eqc)
+{
+	struct arbel_mailbox *in;
+	int err;
+
+	in = arbel_mailbox_alloc(cmd);
+	if (IS_ERR(in))
+		return PTR_ERR(in);
+	arbel_eqc_encode(eqc, in->buf);
+	err = arbel_cmd_box(cmd, in, NULL, eqn, 0, ARBEL_CMD_SW2HW_EQ);
+	arbel_mailbox_free(cmd, in);
+	return err;
+}
+
+/**
+ * arbel_fw_hw2sw_eq() - HW2SW_EQ: take an EQ back from the HCA
+ * @cmd: transport
+ * @eqn: the EQ number
+ *
+ * op_mod 0 with an outbox for the context, as mthca issues it; the
+ * context is not used.
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int arbel_fw_hw2sw_eq(struct arbel_cmd_transport *cmd, u32 eqn)
+{
+	struct arbel_mailbox *out;
+	int err;
+
+	out = arbel_mailbox_alloc(cmd);
+	if (IS_ERR(out))
+		return PTR_ERR(out);
+	err = arbel_cmd_box(cmd, NULL, out, eqn, 0, ARBEL_CMD_HW2SW_EQ);
+	arbel_mailbox_free(cmd, out);
+	return err;
+}
+
+/**
+ * arbel_fw_map_eq() - MAP_EQ: route event types to an EQ, or undo it
+ * @cmd: transport
+ * @eqn: the EQ number
+ * @mask: bit n routes event type n
+ * @unmap: undo the routing of @mask instead
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int arbel_fw_map_eq(struct arbel_cmd_transport *cmd, u32 eqn, u64 mask,
+		    bool unmap)
+{
+	return arbel_cmd_exec(cmd, mask, NULL,
+			      eqn | (unmap ? ARBEL_MAP_EQ_UNMAP : 0), 0,
+			      ARBEL_CMD_MAP_EQ);
 }
 
 /**

@@ -93,6 +93,12 @@ int arbel_fw_query_mpt(struct arbel_cmd_transport *cmd, u32 slot,
 		       __be32 entry[ARBEL_MPT_DWORDS]);
 int arbel_fw_write_mtt(struct arbel_cmd_transport *cmd,
 		       struct arbel_mailbox *mbox, u64 icm_va, u32 n);
+struct arbel_eqc;
+int arbel_fw_sw2hw_eq(struct arbel_cmd_transport *cmd, u32 eqn,
+		      const struct arbel_eqc *eqc);
+int arbel_fw_hw2sw_eq(struct arbel_cmd_transport *cmd, u32 eqn);
+int arbel_fw_map_eq(struct arbel_cmd_transport *cmd, u32 eqn, u64 mask,
+		    bool unmap);
 int arbel_fw_mad_ifc(struct arbel_cmd_transport *cmd, u8 port,
 		     const void *in_mad, void *out_mad);
 

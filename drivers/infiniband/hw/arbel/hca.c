@@ -17,15 +17,7 @@
 
 static void arbel_fail(struct arbel_dev *adev, u16 opcode, int err)
 {
-	u8 status = arbel_cmd_last_status(&adev->cmd, opcode);
-
-	if (status)
-		dev_err(&adev->pdev->dev, "%s failed: status 0x%02x (%s), %d\n",
-			arbel_opcode_name(opcode), status,
-			arbel_status_name(status), err);
-	else
-		dev_err(&adev->pdev->dev, "%s failed: %d\n",
-			arbel_opcode_name(opcode), err);
+	arbel_cmd_log_failure(&adev->cmd, opcode, err);
 }
 
 static const char * const arbel_table_names[ARBEL_ICM_NR_TABLES] = {

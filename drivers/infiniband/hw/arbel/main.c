@@ -47,12 +47,81 @@ module_param(log_num_mtt, byte, 0444);
 MODULE_PARM_DESC(log_num_mtt,
 		 "log2 of the MTT entries (default 20; capped by the device)");
 
+static bool polling;
+module_param(polling, bool, 0444);
+MODULE_PARM_DESC(polling,
+		 "Poll every firmware command; no event queue, no events (default off: event mode once the interrupt test passes)");
+
+static bool msix = true;
+module_param(msix, bool, 0444);
+MODULE_PARM_DESC(msix,
+		 "Try MSI-X before INTx for the event queue (default on)");
+
+static bool recover = true;
+module_param(recover, bool, 0444);
+MODULE_PARM_DESC(recover,
+		 "After a fatal error: reset the HCA and bring it up again (default on); off: leave it failed");
+
+static struct dentry *arbel_debugfs_root;
+
+static int arbel_probe(struct pci_dev *pdev, const struct pci_device_id *id);
+static void arbel_remove(struct pci_dev *pdev);
+
+/*
+ * A fatal error (the catastrophic-error buffer, a fatal EQE): from timer
+ * or interrupt context, so the work is queued.  Once per device.
+ */
+static void arbel_fatal(struct arbel_dev *adev, const char *why)
+{
+	if (test_and_set_bit(0, &adev->fatal))
+		return;
+	adev->fatal_why = why;
+	queue_delayed_work(system_long_wq, &adev->recover_work, 0);
+}
+
+/*
+ * The recovery: fail the device (no more commands; reset, so that the HCA
+ * owns no host memory; IB_EVENT_DEVICE_FATAL), then remove it as an
+ * unbind would (the RDMA core disassociates every user: old contexts get
+ * errors, their regions are freed) and probe it again, under the device
+ * lock as the driver core would.  A new ib_device is registered; new
+ * processes use it.  If unbind or rmmod holds the lock, this waits: remove
+ * cancels it.
+ */
+static void arbel_recover_work(struct work_struct *work)
+{
+	struct arbel_dev *adev = container_of(to_delayed_work(work),
+					      struct arbel_dev, recover_work);
+	struct pci_dev *pdev = adev->pdev;
+	int err;
+
+	if (!device_trylock(&pdev->dev)) {
+		queue_delayed_work(system_long_wq, &adev->recover_work,
+				   msecs_to_jiffies(100));
+		return;
+	}
+	arbel_dev_fail(adev, adev->fatal_why);
+	if (!recover) {
+		dev_err(&pdev->dev, "fatal error: the device stays failed (recover=0); unbind and bind it to bring it back\n");
+		device_unlock(&pdev->dev);
+		return;
+	}
+	dev_warn(&pdev->dev, "recovering from the fatal error: removing and probing the HCA again\n");
+	adev->recovering = true;
+	arbel_remove(pdev);	/* frees adev and this work */
+	err = arbel_probe(pdev, NULL);
+	if (err)
+		dev_err(&pdev->dev, "recovery failed: %d; unbind and bind the device to retry\n",
+			err);
+	else
+		dev_info(&pdev->dev, "recovered from the fatal error\n");
+	device_unlock(&pdev->dev);
+}
+
 static unsigned int icm_max_block_kib;
 module_param(icm_max_block_kib, uint, 0444);
 MODULE_PARM_DESC(icm_max_block_kib,
 		 "Largest block of an ICM chunk in KiB, rounded down to a power of two, at least 4 (default 0: whole 256 KiB chunks, smaller blocks only when those cannot be had); for testing the fallback");
-
-static struct dentry *arbel_debugfs_root;
 
 static void arbel_fail_work(struct work_struct *work);
 
@@ -103,6 +172,9 @@ static int arbel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	adev->pdev = pdev;
 	mutex_init(&adev->fail_lock);
 	INIT_WORK(&adev->fail_work, arbel_fail_work);
+	INIT_DELAYED_WORK(&adev->recover_work, arbel_recover_work);
+	adev->eq.fatal = arbel_fatal;
+	adev->eq.dev_fail = arbel_dev_fail;
 
 	err = pci_enable_device(pdev);
 	if (err) {
@@ -152,17 +224,24 @@ static int arbel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	debugfs_create_file_unsafe("icm_split_chunks", 0400, adev->debugfs,
 				   adev, &arbel_split_fops);
 	adev->icm_max_block = icm_max_block_kib * SZ_1K;
+	arbel_eq_debugfs_init(adev, adev->debugfs);
 
 	err = arbel_hca_init(adev, log_num_mpt, log_num_mtt);
 	if (err)
 		goto err_cmd;
+	arbel_catas_start(adev);
 	err = arbel_mr_init_table(adev);
 	if (err)
-		goto err_hca;
+		goto err_catas;
+	/* The first PD number the firmware leaves is the driver's. */
+	adev->driver_pd = adev->lim.num_rsvd_pds;
+	err = arbel_eq_init(adev, polling, msix);
+	if (err)
+		goto err_mr;
 	pci_set_drvdata(pdev, adev);
 	err = arbel_register_ibdev(adev);
 	if (err)
-		goto err_mr;
+		goto err_eq;
 	adev->registered = true;
 	/* From now on a failed device is reset at once, not at remove. */
 	arbel_cmd_set_fail_work(&adev->cmd, &adev->fail_work);
@@ -170,9 +249,12 @@ static int arbel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		schedule_work(&adev->fail_work);
 	return 0;
 
+err_eq:
+	arbel_eq_cleanup(adev);
 err_mr:
 	arbel_mr_cleanup_table(adev);
-err_hca:
+err_catas:
+	arbel_catas_stop(adev);
 	arbel_hca_cleanup(adev);
 err_cmd:
 	arbel_cmd_cleanup(&adev->cmd);
@@ -193,11 +275,19 @@ static void arbel_remove(struct pci_dev *pdev)
 {
 	struct arbel_dev *adev = pci_get_drvdata(pdev);
 
+	if (!adev)	/* a recovery whose probe failed */
+		return;
 	/* teardown resets a failed HCA itself, in its order */
 	arbel_cmd_set_fail_work(&adev->cmd, NULL);
 	cancel_work_sync(&adev->fail_work);
+	/* No fatal error queues the recovery any more. */
+	set_bit(0, &adev->fatal);
+	arbel_catas_stop(adev);
+	if (!adev->recovering)
+		cancel_delayed_work_sync(&adev->recover_work);
 	arbel_unregister_ibdev(adev);
 	adev->registered = false;
+	arbel_eq_cleanup(adev);
 	arbel_mr_cleanup_table(adev);
 	arbel_hca_cleanup(adev);
 	arbel_cmd_cleanup(&adev->cmd);
@@ -206,6 +296,7 @@ static void arbel_remove(struct pci_dev *pdev)
 	pci_clear_master(pdev);
 	pci_release_regions(pdev);
 	pci_disable_device(pdev);
+	pci_set_drvdata(pdev, NULL);
 	ib_dealloc_device(&adev->ibdev);
 }
 

@@ -415,8 +415,10 @@ int arbel_register_ibdev(struct arbel_dev *adev)
 	if (err)
 		return err;
 
-	err = arbel_pd_range(adev->lim.log_max_pds, adev->lim.num_rsvd_pds,
-			     &adev->rsvd_pd, &adev->max_pd);
+	/* The first number after the firmware's is the driver's own PD. */
+	err = arbel_pd_range(adev->lim.log_max_pds,
+			     adev->lim.num_rsvd_pds + 1, &adev->rsvd_pd,
+			     &adev->max_pd);
 	if (err) {
 		dev_err(&adev->pdev->dev,
 			"QUERY_DEV_LIM: %u reserved of 2^%u PDs leaves none\n",

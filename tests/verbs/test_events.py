@@ -1,0 +1,220 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Events: port state changes and a catastrophic error, seen from user
+space (ibv_get_async_event, through async_events.c: a non-blocking async
+fd and poll() with a deadline, so a missing event fails instead of hanging)
+and from the kernel log.
+
+The stub's debug window injects them (Documentation/arbel-stub.rst, "Port
+and catastrophic-error events").  The fatal case resets and re-probes the
+HCA, so this suite runs last.  Both need event mode (the default after a
+passed interrupt test); in polling mode the port case is skipped.
+"""
+
+import glob
+import os
+import select
+import subprocess
+import time
+import unittest
+
+from pyverbs.device import Context
+from pyverbs.mr import MR
+from pyverbs.pd import PD
+
+from arbeltest import dbgwin
+import base
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+HOLDER = os.path.join(HERE, 'async_events')
+DBG = '/sys/kernel/debug/arbel'
+KO = '/opt/arbel/arbel.ko'
+# the catastrophic-error poll (5 s), the reset (about 1 s) and the probe
+FATAL_SECS = 40
+
+
+def debugfs(name):
+    """arbel/<bdf>/eq/NAME of the bound device, stripped, or None."""
+    for path in glob.glob(f'{DBG}/*/eq/{name}'):
+        with open(path, encoding='ascii') as f:
+            return f.read().strip()
+    return None
+
+
+def dmesg():
+    return subprocess.run(['dmesg'], capture_output=True, text=True,
+                          check=False).stdout
+
+
+class Holder:
+    """async_events.c in a child process; lines read with a deadline."""
+
+    def __init__(self, nmrs, secs, stop):
+        self.proc = subprocess.Popen(
+            [HOLDER, base.CONFIG['device'], str(nmrs), str(secs), stop],
+            stdout=subprocess.PIPE, text=True)
+        self.lines = []
+
+    def line(self, secs):
+        """The next line, or None after secs or at the end."""
+        r, _, _ = select.select([self.proc.stdout], [], [], secs)
+        if not r:
+            return None
+        text = self.proc.stdout.readline()
+        if not text:
+            return None
+        self.lines.append(text.strip())
+        return text.strip()
+
+    def until(self, word, secs):
+        """Lines up to the one starting with word (True), or False."""
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < secs:
+            text = self.line(secs - (time.monotonic() - t0))
+            if text is None:
+                return False
+            if text.startswith(word):
+                return True
+        return False
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+
+
+class Events(unittest.TestCase):
+
+    def setUp(self):
+        if not os.access(HOLDER, os.X_OK):
+            self.fail(f'{HOLDER} missing (tests/verbs/run.sh builds it)')
+        self.win = dbgwin.DebugWindow()
+        self.addCleanup(lambda: self.win.close())
+
+    def test_1_port_down_up(self):
+        """A port going down and up reaches user space as PORT_ERR then
+        PORT_ACTIVE on port 1, the kernel log and debugfs count them."""
+        if debugfs('mode') in (None, 'polling'):
+            self.skipTest(f'EQ mode {debugfs("mode")}: no events')
+        down0, up0 = int(debugfs('port_down')), int(debugfs('port_up'))
+        posted0 = self.win.read('PORT_EVENTS')
+        h = Holder(0, 20, 'PORT_ACTIVE')
+        self.addCleanup(h.close)
+        self.assertTrue(h.until('ready', 10), f'holder: {h.lines}')
+        self.win.write('PORT_EVENT', 1)                 # port 1 down
+        self.win.write('PORT_EVENT', 1 | 0x100)         # port 1 active
+        ok = h.until('done', 20)
+        print(f'# holder: {h.lines}')
+        self.assertTrue(ok, f'no PORT_ACTIVE: {h.lines}')
+        events = [x for x in h.lines if x.startswith('event ')]
+        self.assertEqual(events[-2:], ['event PORT_ERR port 1',
+                                       'event PORT_ACTIVE port 1'])
+        self.assertEqual(self.win.read('PORT_EVENTS'), posted0 + 2)
+        self.assertEqual((int(debugfs('port_down')), int(debugfs('port_up'))),
+                         (down0 + 1, up0 + 1))
+        self.assertIn('port 1 down', dmesg())
+        self.assertIn('port 1 active', dmesg())
+
+    def test_2_bad_port_ignored(self):
+        """A port event for a port the stub does not have posts nothing."""
+        posted0 = self.win.read('PORT_EVENTS')
+        self.win.write('PORT_EVENT', 3 | 0x100)
+        self.assertEqual(self.win.read('PORT_EVENTS'), posted0)
+
+    def test_3_fatal_and_recovery(self):
+        """A catastrophic error: the process holding regions gets
+        DEVICE_FATAL and errors afterwards, its pages are unpinned, the HCA
+        is reset (no HW-owned MPT of its) and probed again, and a new
+        process registers memory that translates."""
+        own = base.driver_mpts()
+        hw0 = self.win.read('HW_MPTS')
+        h = Holder(2, FATAL_SECS, 'DEVICE_FATAL')
+        self.addCleanup(h.close)
+        self.assertTrue(h.until('ready', 10), f'holder: {h.lines}')
+        pinned = int(h.lines[-1].split('vmpin=')[1])
+        self.assertEqual(self.win.read('HW_MPTS'), hw0 + 2, 'two regions')
+        self.assertGreaterEqual(pinned, 128, 'VmPin of two 64 KiB regions')
+
+        self.win.write('CATAS_INJECT', 3)               # uplink bus error
+        self.assertEqual(self.win.read('CATAS_WORD0'), 3 << 24)
+        ok = h.until('done', FATAL_SECS)
+        print(f'# holder: {h.lines}')
+        self.assertTrue(ok, f'no DEVICE_FATAL: {h.lines}')
+        after = dict(x.split('=') for x in h.lines
+                     if x.startswith(('reg-after-fatal', 'vmpin-after')))
+        self.assertNotEqual(after.get('reg-after-fatal errno'), '0',
+                            'registration after the fatal error worked')
+        self.assertEqual(after.get('vmpin-after'), '0', 'pages left pinned')
+
+        log = dmesg()
+        self.assertIn('catastrophic error detected: uplink bus error', log)
+        t0 = time.monotonic()
+        while ('recovered from the fatal error' not in log and
+               time.monotonic() - t0 < FATAL_SECS):
+            time.sleep(0.5)
+            log = dmesg()
+        self.assertIn('recovered from the fatal error', log)
+        # the reset cleared the buffer: no second recovery
+        self.assertEqual(self.win.read('CATAS_WORD0'), 0)
+        self.assertEqual(self.win.read('HW_MPTS'), own,
+                         "HW-owned MPTs after recovery: the driver's own only")
+
+        ctx = Context(name=base.CONFIG['device'])
+        pd = PD(ctx)
+        mr = MR(pd, 64 << 10, base.LW)
+        xl = dbgwin.Translator(self.win)
+        try:
+            o = xl.translate(mr.lkey, base.ACC['LOCAL_READ'], mr.buf, 1)
+            self.assertEqual(o.result, base.XL['OK'], o.name)
+            self.assertEqual(self.win.read('HW_MPTS'), own + 1)
+        finally:
+            xl.close()
+            mr.close()
+            pd.close()
+            ctx.close()
+        self.assertEqual(self.win.read('HW_MPTS'), own)
+        self.assertEqual(log.count('recovered from the fatal error'), 1)
+
+    def test_4_polling_mode(self):
+        """polling=1 (reloaded): no EQ, commands polled, and registration
+        works the same; then the default load again, in event mode."""
+        def load(*params):
+            subprocess.run(['rmmod', 'arbel'], check=False,
+                           capture_output=True)
+            p = subprocess.run(['insmod', KO, *params], check=False,
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            t0 = time.monotonic()
+            path = f'/sys/class/infiniband/{base.CONFIG["device"]}'
+            while not os.path.exists(path) and time.monotonic() - t0 < 30:
+                time.sleep(0.2)
+
+        self.addCleanup(lambda: debugfs('mode') == 'polling' and load())
+        self.win.close()
+        load('polling=1')
+        self.win = dbgwin.DebugWindow()
+        self.assertEqual(debugfs('mode'), 'polling')
+        self.assertEqual(self.win.read('HW_MPTS'), 0, 'no EQ ring region')
+        ctx = Context(name=base.CONFIG['device'])
+        pd = PD(ctx)
+        mr = MR(pd, 64 << 10, base.LW)
+        xl = dbgwin.Translator(self.win)
+        try:
+            o = xl.translate(mr.lkey, base.ACC['LOCAL_WRITE'], mr.buf, 1)
+            self.assertEqual(o.result, base.XL['OK'], o.name)
+        finally:
+            xl.close()
+            mr.close()
+            pd.close()
+            ctx.close()
+        polled = glob.glob(f'{DBG}/*/commands/event_completed')
+        with open(polled[0], encoding='ascii') as f:
+            self.assertEqual(f.read().strip(), '0')
+        self.assertEqual(self.win.read('HW_MPTS'), 0)
+        self.win.close()
+        load()
+        self.win = dbgwin.DebugWindow()
+        self.assertIn(debugfs('mode'), ('msix', 'intx'))
+
+
+if __name__ == '__main__':
+    unittest.main()

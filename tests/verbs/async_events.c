@@ -12,7 +12,10 @@
  * test.  Each event is printed as "event NAME port N" and acknowledged.
  * On the event named STOP (e.g. PORT_ACTIVE, DEVICE_FATAL) it stops; after
  * DEVICE_FATAL it tries one more registration and prints
- * "reg-after-fatal errno=E" (0: it worked) and "vmpin-after=N".
+ * "reg-after-fatal errno=E" (0: it worked) and "vmpin-after=N", then
+ * "done"; it then waits for a line on stdin (the test sends one once the
+ * driver has recovered) and prints "vmpin-later=N", still holding its
+ * context, whose regions the recovery must have released.
  * Exit status 0 once STOP was seen, 1 on timeout, 2 on a set-up error.
  */
 
@@ -85,6 +88,7 @@ int main(int argc, char **argv)
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
 	double deadline;
+	char line[16];
 	int i, nmrs;
 	char *buf;
 
@@ -144,6 +148,11 @@ int main(int argc, char **argv)
 
 		printf("reg-after-fatal errno=%d\n", mr ? 0 : errno);
 		printf("vmpin-after=%ld\n", vmpin_kib());
+		printf("done\n");
+		fflush(stdout);
+		if (fgets(line, sizeof(line), stdin))
+			printf("vmpin-later=%ld\n", vmpin_kib());
+		return 0;
 	}
 	printf("done\n");
 	return 0;

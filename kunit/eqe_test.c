@@ -3,7 +3,7 @@
  * KUnit tests of the EQ entry decoder and the EQ context encoder (eqe.c).
  *
  * Golden bytes are written by hand from the layouts in
- * Documentation/arbel-hw.rst "Event queues" (mthca_eq.c's struct
+ * Documentation/arbel-hw.rst "Event queues" (mthca's eq code's struct
  * mthca_eqe and struct mthca_eq_context), never produced by the code
  * under test.
  */
@@ -109,7 +109,7 @@ static void event_and_catas_names(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, arbel_event_name(0x0a), "CMD");
 	KUNIT_EXPECT_STREQ(test, arbel_event_name(0x08), "LOCAL_CATAS_ERROR");
 	KUNIT_EXPECT_STREQ(test, arbel_event_name(0x3f), "UNKNOWN");
-	/* type in bits 31:24 of dword 0 (mthca_catas.c) */
+	/* type in bits 31:24 of dword 0 (mthca's catas code) */
 	KUNIT_EXPECT_STREQ(test, arbel_catas_type_name(0x00000001),
 			   "internal error");
 	KUNIT_EXPECT_STREQ(test, arbel_catas_type_name(0x03000000),

@@ -6,12 +6,12 @@
  *
  * - a port going down or up posts the PRM's port-state-change EQE, type
  *   0x09, subtype 0x01 (down) or 0x04 (active), the port in bits 29:28 of
- *   the EQE's dword at 0x0c, on the EQ MAP_EQ routed type 9 to [mthca_eq.c
+ *   the EQE's dword at 0x0c, on the EQ MAP_EQ routed type 9 to [mthca's eq code
  *   ``port_change``, ``struct mthca_eqe``];
  * - a catastrophic error fills the buffer QUERY_FW reports (catas_base
  *   0x30, catas_size 0x38: ARBEL_CATAS_BASE, ARBEL_CATAS_SIZE dwords in
  *   BAR0), big-endian, the error's type in bits 31:24 of dword 0
- *   [mthca_catas.c: it polls the buffer and reports a fault when any dword
+ *   [mthca's catas code: it polls the buffer and reports a fault when any dword
  *   is non-zero; types 0 internal, 3 uplink, 4 DDR, 5 parity].  The other
  *   dwords' syndrome layout has no source: the stub puts the injection
  *   count in dword 1 and notes it as unconfirmed.  A reset clears the

@@ -6,8 +6,8 @@
  * mailbox there and hands the CQ to the hardware; HW2SW_CQ takes it back
  * and returns the context in its outbox; QUERY_CQ reads it; RESIZE_CQ
  * (op_mod 1) puts a new log size and lkey into it.  The firmware keeps
- * only which CQs it owns (ArbelCqs).  Sources: mthca_cq.c
- * (mthca_init_cq, mthca_free_cq, mthca_resize_cq), mthca_cmd.c, see
+ * only which CQs it owns (ArbelCqs).  Sources: mthca's cq code
+ * (mthca_init_cq, mthca_free_cq, mthca_resize_cq), mthca's cmd code, see
  * Documentation/arbel-stub.rst "Queue objects".
  *
  * SPDX-License-Identifier: GPL-2.0-or-later

@@ -6,7 +6,7 @@
  * at 0x0a) brings the port up; the firmware then reports a port state
  * change (event type 0x09, subtype 0x04 "active", the port in bits 29:28 of
  * EQE dword 3) on the EQ that MAP_EQ routed type 0x09 to, if any
- * (mthca_eq.c port_change).  CLOSE_IB takes it down again (mthca closes
+ * (mthca's eq code port_change).  CLOSE_IB takes it down again (mthca closes
  * every port at removal, up or not).  SET_IB keeps the port's capability
  * mask.  Capabilities above QUERY_DEV_LIM's are logged, not refused: no
  * source states the refusal.  Documentation/arbel-stub.rst "Queue objects".

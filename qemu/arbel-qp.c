@@ -10,7 +10,7 @@
  * keeps each QP's state itself (ArbelQps; a QP it never saw is in RST),
  * and refuses a transition whose source state is not the current one with
  * status 0x10 (bad QP/EE state).  Which transition runs from which state:
- * mthca_cmd.c mthca_MODIFY_QP (its op[cur][next] table); ERR2RST and 2ERR
+ * mthca's cmd code mthca_MODIFY_QP (its op[cur][next] table); ERR2RST and 2ERR
  * run from any state.  in_mod: qpn in bits 23:0, bit 24 set for an EE,
  * bit 31 the SQ-drained event request of RTS2SQD.  Documentation/
  * arbel-stub.rst "Queue objects".

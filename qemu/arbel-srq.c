@@ -6,9 +6,9 @@
  * SW2HW_SRQ writes the first 0x20 bytes of the mailbox there (mthca's
  * Arbel context has nothing but reserved fields and the WQE counter past
  * them); HW2SW_SRQ and QUERY_SRQ return it; ARM_SRQ (in_param: the limit)
- * sets its limit watermark, be16 at 0x1c.  Sources: mthca_srq.c
+ * sets its limit watermark, be16 at 0x1c.  Sources: mthca's srq code
  * (mthca_alloc_srq, mthca_free_srq, mthca_modify_srq, mthca_query_srq),
- * mthca_cmd.c; Documentation/arbel-stub.rst "Queue objects".
+ * mthca's cmd code; Documentation/arbel-stub.rst "Queue objects".
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

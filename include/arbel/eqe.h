@@ -2,7 +2,7 @@
 /*
  * Event queue entries and contexts as the HCA lays them out, and their
  * pure encoding and decoding (eqe.c).  UML-testable: prm.h-level facts
- * only.  Source: mthca_eq.c (struct mthca_eqe, struct mthca_eq_context,
+ * only.  Source: mthca's eq code (struct mthca_eqe, struct mthca_eq_context,
  * the event types and masks), Documentation/arbel-hw.rst "Event queues".
  */
 #ifndef _ARBEL_EQE_H

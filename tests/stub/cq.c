@@ -4,9 +4,9 @@
  * on CQ 0 of the one-CQ table INIT_HCA set up (CQC_BASE, log 0), with the
  * refusals of Documentation/arbel-stub.rst "Queue objects": an index past
  * the table 0x0a, its context ICM unmapped 0x05, the wrong owner 0x09,
- * an op_mod mthca never sends 0x02.  Layout: mthca_cq.c struct
+ * an op_mod mthca never sends 0x02.  Layout: mthca's cq code struct
  * mthca_cq_context (0x40 bytes: lkey at 0x1c, log size in bits 28:24 of
- * 0x0c, cqn at 0x30); RESIZE_CQ: mthca_cmd.c (op_mod 1, log size at 0x0c,
+ * 0x0c, cqn at 0x30); RESIZE_CQ: mthca's cmd code (op_mod 1, log size at 0x0c,
  * lkey at 0x1c).
  */
 #include "conformance.h"

@@ -3,8 +3,8 @@
  * arbel-conformance suite "ports": INIT_IB / CLOSE_IB / SET_IB on the
  * stub's two ports, and the port state change event INIT_IB posts (type
  * 0x09, subtype 0x04 "active", the port in bits 29:28 of EQE dword 3:
- * mthca_eq.c port_change) on the EQ that MAP_EQ routed event 9 to.  The
- * INIT_IB inbox as mthca_cmd.c mthca_INIT_IB and mthca_qp.c init_port
+ * mthca's eq code port_change) on the EQ that MAP_EQ routed event 9 to.  The
+ * INIT_IB inbox as mthca's cmd code mthca_INIT_IB and mthca's qp code init_port
  * fill it from QUERY_DEV_LIM.  The EQ is built as suite "eq" builds it
  * (mthca's struct mthca_eq_context).
  */

@@ -3,9 +3,9 @@
  * arbel-conformance suite "qp": QP 0 of the one-QP table INIT_HCA set up
  * (QPC_BASE, log 0, 256-byte contexts) through every state transition,
  * each one also tried from a state it does not run from (status 0x10, bad
- * QP/EE state: mthca_cmd.h; which transition runs from which state:
- * mthca_cmd.c mthca_MODIFY_QP), QUERY_QPEE, ERR2RST with and without its
- * outbox (op_mod 2 / 3), CONF_SPECIAL_QP.  The mailbox: mthca_qp.c struct
+ * QP/EE state: mthca's command header; which transition runs from which state:
+ * mthca's cmd code mthca_MODIFY_QP), QUERY_QPEE, ERR2RST with and without its
+ * outbox (op_mod 2 / 3), CONF_SPECIAL_QP.  The mailbox: mthca's qp code struct
  * mthca_qp_param (opt_param_mask, a reserved dword, then the context,
  * whose first dword holds the state in bits 31:28).
  */

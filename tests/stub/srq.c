@@ -3,9 +3,9 @@
  * arbel-conformance suite "srq": SW2HW_SRQ / ARM_SRQ / QUERY_SRQ /
  * HW2SW_SRQ on SRQ 0 of the one-SRQ table INIT_HCA set up (SRQC_BASE,
  * log 0, 32-byte entries as QUERY_DEV_LIM reports), with the refusals of
- * Documentation/arbel-stub.rst "Queue objects".  Layout: mthca_srq.c
+ * Documentation/arbel-stub.rst "Queue objects".  Layout: mthca's srq code
  * struct mthca_arbel_srq_context (lkey at 0x04, limit watermark be16 at
- * 0x1c); ARM_SRQ: mthca_cmd.c (in_param = the limit).
+ * 0x1c); ARM_SRQ: mthca's cmd code (in_param = the limit).
  */
 #include "conformance.h"
 

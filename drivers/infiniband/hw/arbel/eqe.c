@@ -114,7 +114,7 @@ EXPORT_SYMBOL_IF_KUNIT(arbel_event_name);
  * arbel_catas_type_name() - what a catastrophic error is, for the log
  * @dword0: the catastrophic-error buffer's first dword, host order
  *
- * Types from mthca_catas.c: 0 internal, 3 uplink bus, 4 DDR data,
+ * Types from mthca's catas code: 0 internal, 3 uplink bus, 4 DDR data,
  * 5 internal parity.
  *
  * Context: any.

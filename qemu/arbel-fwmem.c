@@ -119,7 +119,10 @@ uint8_t arbel_cmd_map_fa(ArbelState *s, ArbelCmd *cmd)
 uint8_t arbel_cmd_unmap_fa(ArbelState *s, ArbelCmd *cmd)
 {
     if (s->fw.aux_pages || arbel_icm_pages(s)) {
-        return ST_BAD_SYS_STATE;    /* unmap ICM and aux ICM first */
+        /* mthca and iPXE unmap ICM and aux ICM first; none says why */
+        arbel_unconfirmed(s, "UNMAP_FA with %" PRIu64 " aux and %"
+                          PRIu64 " ICM pages mapped", s->fw.aux_pages,
+                          arbel_icm_pages(s));
     }
     g_array_set_size(s->fw.fa, 0);
     s->fw.fa_pages = 0;
@@ -134,7 +137,9 @@ uint8_t arbel_cmd_set_icm_size(ArbelState *s, ArbelCmd *cmd)
     uint64_t size = cmd->in_param;
 
     if (s->fw.aux_pages || arbel_icm_pages(s)) {
-        return ST_BAD_SYS_STATE;    /* ICM already in use */
+        arbel_unconfirmed(s, "SET_ICM_SIZE with %" PRIu64 " aux and %"
+                          PRIu64 " ICM pages mapped", s->fw.aux_pages,
+                          arbel_icm_pages(s));
     }
     if (!size || (size & (ARBEL_ICM_PAGE - 1)) || size > ARBEL_MAX_ICM_SIZE) {
         return ST_BAD_PARAM;
@@ -157,7 +162,8 @@ uint8_t arbel_cmd_map_icm_aux(ArbelState *s, ArbelCmd *cmd)
 uint8_t arbel_cmd_unmap_icm_aux(ArbelState *s, ArbelCmd *cmd)
 {
     if (arbel_icm_pages(s)) {
-        return ST_BAD_SYS_STATE;    /* unmap ICM first */
+        arbel_unconfirmed(s, "UNMAP_ICM_AUX with %" PRIu64
+                          " ICM pages mapped", arbel_icm_pages(s));
     }
     g_array_set_size(s->fw.aux, 0);
     s->fw.aux_pages = 0;
@@ -229,11 +235,15 @@ uint8_t arbel_cmd_unmap_icm(ArbelState *s, ArbelCmd *cmd)
     }
     for (i = 0; i < n; i++) {
         if (!arbel_icm_mapped(s, va + i * ARBEL_ICM_PAGE, 1)) {
-            return ST_BAD_PARAM;        /* not mapped */
+            arbel_unconfirmed(s, "UNMAP_ICM [0x%" PRIx64 ", %" PRIu64
+                              " pages) holds unmapped pages", va, n);
+            break;
         }
     }
     for (i = 0; i < n; i++) {
-        arbel_icm_unmap_page(s, va + i * ARBEL_ICM_PAGE);
+        if (arbel_icm_mapped(s, va + i * ARBEL_ICM_PAGE, 1)) {
+            arbel_icm_unmap_page(s, va + i * ARBEL_ICM_PAGE);
+        }
     }
     return ST_OK;
 }

@@ -48,6 +48,8 @@ GOOD = (
     'out_param=0x0000000000000000 token=0x4a21 status=0x00(OK) e=1',
     '#116 EQE eq=0 type=0x0a irq=intx:0',
     '#31 unconfirmed: MAP_ICM [0x20000, +0x1000) beyond ICM size 0x20000',
+    '#301 unconfirmed: UNMAP_ICM [0x10000, 4 pages) holds unmapped pages',
+    '#302 unconfirmed: UNMAP_ICM_AUX with 2 ICM pages mapped',
 )
 # (check index, a line wrong in one field)
 BAD = (
@@ -77,6 +79,8 @@ BAD = (
     (10, GOOD[10].replace('eq=0', 'eq=1')),
     (11, GOOD[11].replace('MAP_ICM', 'UNMAP_ICM')),
     (11, GOOD[11].replace('#31 unconfirmed:', '#31 MAP_ICM op=0xffa')),
+    (12, GOOD[12].replace('holds unmapped', 'beyond ICM size')),
+    (13, GOOD[13].replace('with 2 ICM', 'with 3 ICM')),
 )
 
 # ib_mthca's first probe and removal on the stub (Debian 6.1's module, the

@@ -86,6 +86,12 @@ def _unconfirmed_map_icm(e):
                                               'beyond ICM size 0x20000'))
 
 
+def _unconfirmed(text):
+    """The stub's note for a rule no source states: a line of its own."""
+    return lambda e: (e.name == 'unconfirmed:' and not e.is_command and
+                      text in e.raw.split(' ', 2)[2])
+
+
 def _reset(e):
     return e.name == 'RESET' and not e.fields
 
@@ -137,6 +143,12 @@ CONFORMANCE = (
      _eqe_intx),
     ('unconfirmed rule', 'unconfirmed: MAP_ICM [0x20000, +0x1000) beyond '
      'ICM size 0x20000', _unconfirmed_map_icm),
+    ('unconfirmed: UNMAP_ICM of unmapped pages',
+     'unconfirmed: UNMAP_ICM [...) holds unmapped pages',
+     _unconfirmed('pages) holds unmapped pages')),
+    ('unconfirmed: UNMAP_ICM_AUX out of order',
+     'unconfirmed: UNMAP_ICM_AUX with 2 ICM pages mapped',
+     _unconfirmed('UNMAP_ICM_AUX with 2 ICM pages mapped')),
 )
 
 

@@ -111,14 +111,8 @@ uint8_t arbel_cmd_sw2hw_cq(ArbelState *s, ArbelCmd *cmd)
     return st;
 }
 
-/**
- * arbel_cmd_hw2sw_cq - HW2SW_CQ: take CQ in_mod back, context to the outbox
- * @s: the device
- * @cmd: the command
- *
- * Return: a command status.
- */
-uint8_t arbel_cmd_hw2sw_cq(ArbelState *s, ArbelCmd *cmd)
+/* The context of CQ in_mod, hardware-owned, to the outbox. */
+static uint8_t arbel_cq_ctx_out(ArbelState *s, ArbelCmd *cmd)
 {
     uint8_t ctx[ARBEL_CQC_SIZE];
     uint64_t va;
@@ -131,9 +125,20 @@ uint8_t arbel_cmd_hw2sw_cq(ArbelState *s, ArbelCmd *cmd)
     if (!st) {
         st = arbel_icm_read(s, va, ctx, sizeof(ctx));
     }
-    if (!st) {
-        st = arbel_outbox_write(s, cmd, ctx, sizeof(ctx));
-    }
+    return st ? st : arbel_outbox_write(s, cmd, ctx, sizeof(ctx));
+}
+
+/**
+ * arbel_cmd_hw2sw_cq - HW2SW_CQ: take CQ in_mod back, context to the outbox
+ * @s: the device
+ * @cmd: the command
+ *
+ * Return: a command status.
+ */
+uint8_t arbel_cmd_hw2sw_cq(ArbelState *s, ArbelCmd *cmd)
+{
+    uint8_t st = arbel_cq_ctx_out(s, cmd);
+
     if (!st) {
         g_hash_table_remove(s->cqs.hw, GUINT_TO_POINTER(cmd->in_mod));
     }
@@ -149,18 +154,7 @@ uint8_t arbel_cmd_hw2sw_cq(ArbelState *s, ArbelCmd *cmd)
  */
 uint8_t arbel_cmd_query_cq(ArbelState *s, ArbelCmd *cmd)
 {
-    uint8_t ctx[ARBEL_CQC_SIZE];
-    uint64_t va;
-    uint8_t st;
-
-    if (cmd->op_mod) {
-        return ST_BAD_OP;
-    }
-    st = arbel_cq_slot(s, cmd, true, &va);
-    if (!st) {
-        st = arbel_icm_read(s, va, ctx, sizeof(ctx));
-    }
-    return st ? st : arbel_outbox_write(s, cmd, ctx, sizeof(ctx));
+    return arbel_cq_ctx_out(s, cmd);
 }
 
 /**

@@ -197,8 +197,12 @@ static void fw_flow_map_unmap_icm(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_ICM_PAGES), icm + 1);
 	KUNIT_EXPECT_EQ(test, arbel_fw_unmap_icm(c->cmd, va, 1), 0);
 	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_ICM_PAGES), icm);
-	/* Not mapped any more, or 0 pages: 0x03. */
-	KUNIT_EXPECT_EQ(test, arbel_fw_unmap_icm(c->cmd, va, 1), -EINVAL);
+	/*
+	 * Not mapped any more: no source refuses it, so the stub notes it
+	 * ("unconfirmed:") and unmaps nothing.  0 pages: 0x03.
+	 */
+	KUNIT_EXPECT_EQ(test, arbel_fw_unmap_icm(c->cmd, va, 1), 0);
+	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_ICM_PAGES), icm);
 	KUNIT_EXPECT_EQ(test, arbel_fw_unmap_icm(c->cmd, va, 0), -EINVAL);
 
 	/* va bits 11:0 not zero: 0x03. */
@@ -229,7 +233,6 @@ static void fw_flow_map_unmap_icm(struct kunit *test)
 static void fw_flow_close_init_hca(struct kunit *test)
 {
 	struct flow_ctx *c = test->priv;
-	u64 aux_pages;
 
 	/* CLOSE_HCA op_mod > 1: 0x02, and the HCA stays up. */
 	KUNIT_EXPECT_EQ(test, arbel_cmd_exec(c->cmd, 0, NULL, 0, 2,
@@ -248,12 +251,12 @@ static void fw_flow_close_init_hca(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_FW_STATE), FW_STATE_RUNNING);
 	KUNIT_EXPECT_EQ(test, run_nop(c), 0);
 	KUNIT_EXPECT_EQ(test, arbel_fw_close_hca(c->cmd), -ENXIO);
-	/* RUNNING, but aux and ICM pages are mapped: 0x04. */
-	KUNIT_EXPECT_EQ(test, arbel_fw_set_icm_size(c->cmd, SZ_1M, &aux_pages),
-			-ENXIO);
-	KUNIT_EXPECT_EQ(test, arbel_fw_unmap_icm_aux(c->cmd), -ENXIO);
-	/* UNMAP_FA is allowed in RUNNING, but not with aux/ICM mapped. */
-	KUNIT_EXPECT_EQ(test, arbel_fw_unmap_fa(c->cmd), -ENXIO);
+	/*
+	 * SET_ICM_SIZE, UNMAP_ICM_AUX and UNMAP_FA with ICM still mapped are
+	 * not refused (no source says the firmware does; the stub only notes
+	 * them), so they are not sent here: they would tear the HCA down.
+	 * The conformance suite's teardown checks them.
+	 */
 	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_FW_STATE), FW_STATE_RUNNING);
 
 	/* INIT_HCA with the driver's layout brings it back. */

@@ -87,15 +87,17 @@ def kversion(ksrc):
 
 def resolve_compat(text, ver):
     """compat.h for one kernel: keep the branch of each
-    `#if LINUX_VERSION_CODE >= KERNEL_VERSION(a, b, c)` that ver takes.
-    Returns (its #include lines, {macro: (params, body)})."""
+    `#if LINUX_VERSION_CODE >= KERNEL_VERSION(a, b, c)` (or `<`) that ver
+    takes.  Returns (its #include lines, {macro: (params, body)}); params
+    is None for an object-like macro."""
     out, stack = [], []
-    cond = re.compile(r"#if LINUX_VERSION_CODE >= KERNEL_VERSION\("
+    cond = re.compile(r"#if LINUX_VERSION_CODE (>=|<) KERNEL_VERSION\("
                       r"(\d+), (\d+), (\d+)\)")
     for line in text.splitlines():
         m = cond.match(line)
         if m:
-            stack.append(ver >= tuple(int(x) for x in m.groups()))
+            newer = ver >= tuple(int(x) for x in m.groups()[1:])
+            stack.append(newer if m.group(1) == ">=" else not newer)
             continue
         if stack and line.startswith("#else"):
             stack[-1] = not stack[-1]
@@ -111,11 +113,14 @@ def resolve_compat(text, ver):
     body = re.sub(r"/\*.*?\*/", "", "\n".join(out), flags=re.S)
     for line in body.splitlines():
         m = re.match(r"#define (\w+)\(([^)]*)\) (.*)", line)
+        obj = re.match(r"#define (\w+) (\w+)$", line)
         if line.startswith("#include") and "linux/version.h" not in line:
             includes.append(line)
         elif m:
             params = [x.strip() for x in m.group(2).split(",")]
             macros[m.group(1)] = (params, m.group(3))
+        elif obj:
+            macros[obj.group(1)] = (None, obj.group(2))
         elif line.strip() and not re.match(
                 r"#(ifndef|define) *_ARBEL_COMPAT|#endif\s*$|"
                 r"#include <linux/version.h>",
@@ -149,6 +154,9 @@ def inline_compat(text, includes, macros):
     text = text.replace('#include "compat.h"\n',
                         "".join(i + "\n" for i in includes))
     for name, (params, body) in macros.items():
+        if params is None:
+            text = re.sub(r"\b%s\b" % name, body, text)
+            continue
         while True:
             m = re.search(r"\b%s\(" % name, text)
             if not m:
@@ -213,12 +221,20 @@ def add_maintainers(text, entry):
     sys.exit("make-patch: no place for the MAINTAINERS entry")
 
 
+def tracked(rel):
+    """The files git tracks directly in the directory rel of the project
+    (never build outputs left beside them)."""
+    out = run(["git", "ls-files", "--", rel], cwd=TOP, capture=True)
+    return sorted(os.path.basename(p) for p in out.splitlines()
+                  if os.path.dirname(p) == rel)
+
+
 def driver_files(ver):
     """{path in the tree: text} of patch 1 (without the hooks)."""
     files = {}
     src = os.path.join(TOP, DRV)
     includes, macros = resolve_compat(read(os.path.join(src, "compat.h")), ver)
-    for name in sorted(os.listdir(src)):
+    for name in tracked(DRV):
         if name == "compat.h":
             continue
         text = read(os.path.join(src, name))
@@ -226,7 +242,7 @@ def driver_files(ver):
             text = inline_compat(in_tree_source(text), includes, macros)
         files[f"{DRV}/{name}"] = text
     inc = os.path.join(TOP, "include", "arbel")
-    for name in sorted(os.listdir(inc)):
+    for name in tracked("include/arbel"):
         path = f"{DRV}/{name}"
         if path in files:
             sys.exit(f"make-patch: {name} is both a driver file and a header")
@@ -242,7 +258,7 @@ def driver_files(ver):
 def test_files(blocks, mk):
     files = {}
     src = os.path.join(TOP, "kunit")
-    names = [n for n in sorted(os.listdir(src))
+    names = [n for n in tracked("kunit")
              if n.endswith((".c", ".h")) and n not in FLOW]
     for name in names:
         files[f"{DRV}/tests/{name}"] = in_tree_source(read(os.path.join(src, name)))

@@ -454,6 +454,58 @@ static void cmd_flow_hold_timeout(struct kunit *test)
 	/* flow_exit() waits for the hold to end and un-fails the device. */
 }
 
+/*
+ * A command that times out may still be running in the firmware, which
+ * writes its output mailbox when it finishes: until the HCA is reset, a
+ * freed mailbox is parked, not handed back to the pool.
+ */
+static void cmd_flow_timeout_parks_mailbox(struct kunit *test)
+{
+	struct flow_ctx *c = test->priv;
+	struct arbel_mailbox *out, *later;
+	u32 ctrl;
+	int err;
+
+	out = arbel_mailbox_alloc(c->cmd);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(out));
+	mutex_lock(&c->cmd->lock);
+	c->saved_timeout_ms = c->cmd->timeout_ms;
+	c->cmd->timeout_ms = 50;
+	mutex_unlock(&c->cmd->lock);
+	dbg_wr(c, ARBEL_DBG_FI_HOLD_OPCODE, OP_QUERY_FW);
+	dbg_wr(c, ARBEL_DBG_FI_HOLD_MS, 300);
+	c->held = true;
+
+	KUNIT_EXPECT_EQ(test, arbel_cmd_box(c->cmd, NULL, out, 0, 0,
+					    OP_QUERY_FW), -ETIMEDOUT);
+	arbel_mailbox_free(c->cmd, out);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(c->cmd->n_parked), 1U);
+
+	/*
+	 * The firmware finishes QUERY_FW after the hold and writes the
+	 * outbox, which is still the driver's: the firmware major version
+	 * is the big-endian u16 at byte 2 (PRM QUERY_FW, FW_REV_MAJOR).
+	 */
+	err = readx_poll_timeout(ioread32be, c->adev->dcs + T_HCR_CTRL, ctrl,
+				 !(ctrl & T_HCR_GO), 1000, 10 * USEC_PER_SEC);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, be16_to_cpup(out->buf + 2), c->adev->fw.major);
+
+	/* A mailbox freed before the reset is parked too ... */
+	later = arbel_mailbox_alloc(c->cmd);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(later));
+	arbel_mailbox_free(c->cmd, later);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(c->cmd->n_parked), 2U);
+	/* ... and the reset hands them all back; later frees are at once. */
+	arbel_cmd_hca_reset(c->cmd);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(c->cmd->n_parked), 0U);
+	later = arbel_mailbox_alloc(c->cmd);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(later));
+	arbel_mailbox_free(c->cmd, later);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(c->cmd->n_parked), 0U);
+	/* flow_exit() un-fails the device. */
+}
+
 static void cmd_flow_hold_completes(struct kunit *test)
 {
 	struct flow_ctx *c = test->priv;
@@ -588,6 +640,7 @@ static struct kunit_case cmd_flow_cases[] = {
 	KUNIT_CASE(cmd_flow_inject_wrapper),
 	KUNIT_CASE(cmd_flow_stats),
 	KUNIT_CASE(cmd_flow_hold_timeout),
+	KUNIT_CASE(cmd_flow_timeout_parks_mailbox),
 	KUNIT_CASE(cmd_flow_hold_completes),
 	KUNIT_CASE(cmd_flow_serialised),
 	KUNIT_CASE(cmd_flow_event_mode),

@@ -58,14 +58,41 @@ int arbel_flow_init(struct kunit *test)
 }
 
 /**
+ * arbel_flow_unfail() - TEST-ONLY: bring a failed transport back
+ * @test: the case
+ * @timeout_ms: the command timeout to restore
+ *
+ * A timed-out command marks the device failed for good (the firmware may
+ * still own the HCR); the driver itself never clears cmd->failed.  Here
+ * the stub is known to finish the held command once the hold ends, so
+ * this waits for go to clear, tells the transport the firmware writes no
+ * mailbox any more (as a reset would), and un-fails it, so that the later
+ * cases find a working HCA.
+ */
+void arbel_flow_unfail(struct kunit *test, unsigned int timeout_ms)
+{
+	struct flow_ctx *c = test->priv;
+	u32 ctrl;
+	int err;
+
+	err = readx_poll_timeout(ioread32be, c->adev->dcs + T_HCR_CTRL, ctrl,
+				 !(ctrl & T_HCR_GO), 1000, 10 * USEC_PER_SEC);
+	KUNIT_EXPECT_EQ_MSG(test, err, 0, "held command never completed");
+	arbel_cmd_hca_reset(c->cmd);
+	mutex_lock(&c->cmd->lock);
+	c->cmd->failed = false;
+	c->cmd->timeout_ms = timeout_ms;
+	mutex_unlock(&c->cmd->lock);
+	KUNIT_EXPECT_EQ(test, run_nop(c), 0);
+}
+
+/**
  * arbel_flow_exit() - disarm faults and restore what the case changed
  * @test: the case
  */
 void arbel_flow_exit(struct kunit *test)
 {
 	struct flow_ctx *c = test->priv;
-	u32 ctrl;
-	int err;
 
 	if (!c || !c->pdev)
 		return;
@@ -73,25 +100,8 @@ void arbel_flow_exit(struct kunit *test)
 		dbg_wr(c, ARBEL_DBG_FI_CLEAR, 1);
 		dbg_wr(c, ARBEL_DBG_FI_HOLD_MS, 0);
 	}
-	if (c->held) {
-		/*
-		 * TEST-ONLY recovery.  A timed-out command marks the device
-		 * failed for good (the firmware may still own the HCR); the
-		 * driver itself never clears cmd->failed.  Here the stub is
-		 * known to finish the held command once the hold ends, so wait
-		 * for go to clear and then un-fail the transport, so that the
-		 * later cases find a working HCA.
-		 */
-		err = readx_poll_timeout(ioread32be, c->adev->dcs + T_HCR_CTRL,
-					 ctrl, !(ctrl & T_HCR_GO), 1000,
-					 10 * USEC_PER_SEC);
-		KUNIT_EXPECT_EQ_MSG(test, err, 0, "held command never completed");
-		mutex_lock(&c->cmd->lock);
-		c->cmd->failed = false;
-		c->cmd->timeout_ms = c->saved_timeout_ms;
-		mutex_unlock(&c->cmd->lock);
-		KUNIT_EXPECT_EQ(test, run_nop(c), 0);
-	}
+	if (c->held)
+		arbel_flow_unfail(test, c->saved_timeout_ms);
 	if (c->closed && dbg_rd(c, ARBEL_DBG_FW_STATE) == FW_STATE_RUNNING)
 		KUNIT_EXPECT_EQ_MSG(test,
 				    arbel_fw_init_hca(c->cmd, &c->adev->layout),

@@ -105,5 +105,6 @@ static inline int run_nop(struct flow_ctx *c)
 
 int arbel_flow_init(struct kunit *test);
 void arbel_flow_exit(struct kunit *test);
+void arbel_flow_unfail(struct kunit *test, unsigned int timeout_ms);
 
 #endif /* _ARBEL_KUNIT_FLOW_H */

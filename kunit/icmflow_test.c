@@ -56,28 +56,6 @@ static void icm_case_init(struct kunit *test, struct icm_case *k)
 }
 
 /*
- * TEST-ONLY: the transport un-failed so that later cases find a working
- * HCA (the driver never does this; see flow.c), after the held command,
- * if any, has ended.
- */
-static void unfail(struct kunit *test, unsigned int timeout_ms)
-{
-	struct flow_ctx *c = test->priv;
-	u32 ctrl;
-
-	KUNIT_EXPECT_EQ(test,
-			readx_poll_timeout(ioread32be,
-					   c->adev->dcs + T_HCR_CTRL, ctrl,
-					   !(ctrl & T_HCR_GO), 1000,
-					   10 * USEC_PER_SEC), 0);
-	mutex_lock(&c->cmd->lock);
-	c->cmd->failed = false;
-	c->cmd->timeout_ms = timeout_ms;
-	mutex_unlock(&c->cmd->lock);
-	KUNIT_EXPECT_EQ(test, run_nop(c), 0);
-}
-
-/*
  * A held chunk: unmapped by hand if the stub maps it (for the later
  * cases), then "the HCA was reset" must free it.
  */
@@ -129,7 +107,7 @@ static void icm_flow_refused_unmap(struct kunit *test)
 			-EIO);
 	KUNIT_EXPECT_NE(test, k.t.mem[k.t.nchunks - 1].n, 0);
 
-	unfail(test, c->cmd->timeout_ms);
+	arbel_flow_unfail(test, c->cmd->timeout_ms);
 	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_ICM_PAGES),
 			icm + T_CHUNK_PAGES);
 	unmap_then_reset(test, &k, icm);
@@ -140,7 +118,7 @@ static void icm_flow_refused_unmap(struct kunit *test)
 	arbel_icm_table_put_range(&k.t, k.last, k.last);
 	KUNIT_EXPECT_EQ(test, k.t.mem[k.t.nchunks - 1].n, 0);
 	KUNIT_EXPECT_EQ(test, arbel_icm_table_held(&k.t), 0);
-	unfail(test, c->cmd->timeout_ms);
+	arbel_flow_unfail(test, c->cmd->timeout_ms);
 	if (dbg_rd(c, ARBEL_DBG_ICM_PAGES) != icm)
 		err = arbel_fw_unmap_icm(c->cmd, k.va, T_CHUNK_PAGES);
 	KUNIT_EXPECT_EQ(test, err, 0);
@@ -178,7 +156,7 @@ static void icm_flow_map_timeout(struct kunit *test)
 	 * the chunk was kept, which is what this case is about.
 	 */
 	dbg_wr(c, ARBEL_DBG_FI_HOLD_MS, 0);
-	unfail(test, saved);
+	arbel_flow_unfail(test, saved);
 	unmap_then_reset(test, &k, icm);
 	mutex_destroy(&k.t.lock);
 }

@@ -45,6 +45,10 @@
  * @fail_work: arbel_dev_fail() as soon as a command fails the device
  *	       (scheduled by the command transport while the device is
  *	       registered)
+ * @dev_fail: gives up on the HCA and resets it before it returns
+ *	      (arbel_dev_fail() in main.c, which owns failure and recovery);
+ *	      the lower layers (mr.c, eq.c) call it through this pointer
+ *	      when the HCA may still use what they are about to free
  * @registered: the ib_device is registered (events may be dispatched)
  * @keys: MPT slots and key tags
  * @mtt: free MTT entries
@@ -82,6 +86,7 @@ struct arbel_dev {
 	bool stopped;
 	struct mutex fail_lock;	/* arbel_hca_stop(), @stopped */
 	struct work_struct fail_work;
+	void (*dev_fail)(struct arbel_dev *adev, const char *why);
 	bool registered;
 	struct arbel_keys keys;
 	struct arbel_mtt_pool mtt;
@@ -105,6 +110,5 @@ int arbel_hca_reset(struct arbel_dev *adev);
 int arbel_hca_init(struct arbel_dev *adev, u8 log_num_mpts, u8 log_num_mtts);
 void arbel_hca_cleanup(struct arbel_dev *adev);
 bool arbel_hca_stop(struct arbel_dev *adev, const char *why);
-void arbel_dev_fail(struct arbel_dev *adev, const char *why);
 
 #endif /* _ARBEL_H */

@@ -16,7 +16,9 @@
  * In both modes a command that does not complete within cmd->timeout_ms
  * marks the device failed: the firmware may still be working on it, so
  * the HCR is never written again and every later command fails at once
- * with -EIO.
+ * with -EIO.  Until the HCA is reset (arbel_cmd_hca_reset()), a mailbox
+ * freed meanwhile is parked, not returned to the pool: the firmware may
+ * still write an output mailbox of a command it is working on.
  */
 
 #include <linux/bitfield.h>
@@ -86,6 +88,8 @@ int arbel_cmd_init(struct arbel_cmd_transport *cmd, struct device *dev,
 	cmd->timeout_ms = timeout_ms;
 	mutex_init(&cmd->lock);
 	spin_lock_init(&cmd->ctx_lock);
+	spin_lock_init(&cmd->park_lock);
+	INIT_LIST_HEAD(&cmd->parked);
 	sema_init(&cmd->event_sem, 1);	/* polling mode: see use_events */
 	cmd->pool = dma_pool_create("arbel_cmd", dev, ARBEL_MAILBOX_SIZE,
 				    ARBEL_MAILBOX_ALIGN, 0);
@@ -101,15 +105,64 @@ EXPORT_SYMBOL_IF_KUNIT(arbel_cmd_init);
  * arbel_cmd_cleanup() - undo arbel_cmd_init() and arbel_cmd_debugfs_init()
  * @cmd: transport state
  *
+ * Parked mailboxes are freed if the HCA was reset since the device failed
+ * (arbel_cmd_hca_reset()); otherwise the firmware may still write them,
+ * and they and the pool are leaked, with a warning, rather than freed.
+ *
  * Context: process; every mailbox must have been freed.
  */
 void arbel_cmd_cleanup(struct arbel_cmd_transport *cmd)
 {
 	debugfs_remove_recursive(cmd->debugfs);
 	cmd->debugfs = NULL;
+	if (WARN(cmd->parking && cmd->n_parked,
+		 "arbel: leaking %u mailboxes the unreset HCA may still write\n",
+		 cmd->n_parked))
+		return;
 	dma_pool_destroy(cmd->pool);
 	mutex_destroy(&cmd->lock);
 }
+
+/* Give a mailbox back to the pool. */
+static void arbel_mailbox_release(struct arbel_cmd_transport *cmd,
+				  struct arbel_mailbox *mbox)
+{
+	dma_pool_free(cmd->pool, mbox->buf, mbox->dma);
+	kfree(mbox);
+}
+
+/* The device failed: from now on freed mailboxes are parked. */
+static void arbel_cmd_start_parking(struct arbel_cmd_transport *cmd)
+{
+	spin_lock(&cmd->park_lock);
+	cmd->parking = true;
+	spin_unlock(&cmd->park_lock);
+}
+
+/**
+ * arbel_cmd_hca_reset() - the HCA was reset: free the parked mailboxes
+ * @cmd: transport state
+ *
+ * Called by the owner of the HCA once a reset (or turning bus mastering
+ * off) guarantees that the firmware writes no mailbox any more.  Later
+ * frees go back to the pool at once; the device stays failed.
+ *
+ * Context: process.
+ */
+void arbel_cmd_hca_reset(struct arbel_cmd_transport *cmd)
+{
+	struct arbel_mailbox *mbox, *next;
+	LIST_HEAD(list);
+
+	spin_lock(&cmd->park_lock);
+	cmd->parking = false;
+	list_splice_init(&cmd->parked, &list);
+	cmd->n_parked = 0;
+	spin_unlock(&cmd->park_lock);
+	list_for_each_entry_safe(mbox, next, &list, parked)
+		arbel_mailbox_release(cmd, mbox);
+}
+EXPORT_SYMBOL_IF_KUNIT(arbel_cmd_hca_reset);
 
 /**
  * arbel_mailbox_alloc() - a zeroed 4 KiB, 4 KiB-aligned mailbox
@@ -138,6 +191,9 @@ struct arbel_mailbox *arbel_mailbox_alloc(struct arbel_cmd_transport *cmd)
  * @cmd: transport state
  * @mbox: from arbel_mailbox_alloc(); NULL and error pointers are ignored
  *
+ * While the device is failed and the HCA not yet reset, the mailbox is
+ * parked instead (see arbel_cmd_hca_reset()).
+ *
  * Context: process.
  */
 void arbel_mailbox_free(struct arbel_cmd_transport *cmd,
@@ -145,8 +201,15 @@ void arbel_mailbox_free(struct arbel_cmd_transport *cmd,
 {
 	if (IS_ERR_OR_NULL(mbox))
 		return;
-	dma_pool_free(cmd->pool, mbox->buf, mbox->dma);
-	kfree(mbox);
+	spin_lock(&cmd->park_lock);
+	if (cmd->parking) {
+		list_add_tail(&mbox->parked, &cmd->parked);
+		cmd->n_parked++;
+		mbox = NULL;
+	}
+	spin_unlock(&cmd->park_lock);
+	if (mbox)
+		arbel_mailbox_release(cmd, mbox);
 }
 
 static u32 arbel_hcr_ctrl(struct arbel_cmd_transport *cmd)
@@ -180,6 +243,8 @@ static void arbel_hcr_write(struct arbel_cmd_transport *cmd,
 /* A command timed out; called with cmd->lock held. */
 static int arbel_cmd_timed_out(struct arbel_cmd_transport *cmd, u16 opcode)
 {
+	if (!cmd->failed)
+		arbel_cmd_start_parking(cmd);
 	cmd->failed = true;
 	if (cmd->fail_work)
 		schedule_work(cmd->fail_work);
@@ -600,8 +665,9 @@ DEFINE_DEBUGFS_ATTRIBUTE(arbel_stat_errno_fops, arbel_stat_errno_get,
  *
  * Creates commands/<OPCODE>/{n,failed,average_ns,last_failed_status,
  * last_failed_errno} for every opcode the driver issues, and
- * commands/{mode,event_completed,polled,late_completions}: the transport's
- * mode ("event" or "polling") and how many commands completed each way.
+ * commands/{mode,event_completed,polled,late_completions,parked_mailboxes}:
+ * the transport's mode ("event" or "polling"), how many commands completed
+ * each way, and how many freed mailboxes wait for the HCA's reset.
  *
  * Context: process.
  */
@@ -617,6 +683,8 @@ void arbel_cmd_debugfs_init(struct arbel_cmd_transport *cmd,
 	debugfs_create_u64("event_completed", 0400, cmd->debugfs,
 			   &cmd->n_event);
 	debugfs_create_u64("polled", 0400, cmd->debugfs, &cmd->n_polled);
+	debugfs_create_u32("parked_mailboxes", 0400, cmd->debugfs,
+			   &cmd->n_parked);
 	debugfs_create_u64("late_completions", 0400, cmd->debugfs,
 			   &cmd->n_late);
 	for (i = 0; i < ARRAY_SIZE(arbel_cmd_tracked); i++) {
@@ -677,6 +745,8 @@ bool arbel_cmd_mark_failed(struct arbel_cmd_transport *cmd)
 
 	mutex_lock(&cmd->lock);
 	was = cmd->failed;
+	if (!was)
+		arbel_cmd_start_parking(cmd);
 	cmd->failed = true;
 	if (!was && cmd->fail_work)
 		schedule_work(cmd->fail_work);

@@ -9,6 +9,7 @@
 #include <linux/debugfs.h>
 #include <linux/dmapool.h>
 #include <linux/completion.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/semaphore.h>
 #include <linux/spinlock.h>
@@ -19,10 +20,13 @@
  * struct arbel_mailbox - one 4 KiB command mailbox
  * @buf: CPU address
  * @dma: bus address handed to the firmware
+ * @parked: on the transport's @parked list: freed while the device was
+ *	    failed but not yet reset (the firmware may still write it)
  */
 struct arbel_mailbox {
 	void *buf;
 	dma_addr_t dma;
+	struct list_head parked;
 };
 
 /**
@@ -100,6 +104,12 @@ struct arbel_cmd_context {
  * @n_event: commands completed through an event queue
  * @n_polled: commands completed by polling the go bit
  * @n_late: completions that matched no waiting command (late or stray)
+ * @park_lock: protects @parking, @parked and @n_parked
+ * @parking: the device failed and the HCA has not been reset yet: a freed
+ *	     mailbox may still be written by the firmware, so it is parked
+ *	     instead of freed until arbel_cmd_hca_reset()
+ * @parked: mailboxes kept for that reason
+ * @n_parked: how many (debugfs commands/parked_mailboxes)
  */
 struct arbel_cmd_transport {
 	struct device *dev;
@@ -121,6 +131,10 @@ struct arbel_cmd_transport {
 	u64 n_event;
 	u64 n_polled;
 	u64 n_late;
+	spinlock_t park_lock;	/* @parking, @parked, @n_parked */
+	bool parking;
+	struct list_head parked;
+	u32 n_parked;
 };
 
 int arbel_cmd_init(struct arbel_cmd_transport *cmd, struct device *dev,
@@ -142,6 +156,7 @@ void arbel_cmd_event(struct arbel_cmd_transport *cmd, u16 token, u8 status,
 int arbel_cmd_irq_test(struct arbel_cmd_transport *cmd,
 		       unsigned int timeout_ms);
 bool arbel_cmd_failed(struct arbel_cmd_transport *cmd);
+void arbel_cmd_hca_reset(struct arbel_cmd_transport *cmd);
 bool arbel_cmd_mark_failed(struct arbel_cmd_transport *cmd);
 void arbel_cmd_set_fail_work(struct arbel_cmd_transport *cmd,
 			     struct work_struct *work);

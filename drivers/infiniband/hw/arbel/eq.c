@@ -218,7 +218,7 @@ static void arbel_eq_stop(struct arbel_dev *adev)
 	arbel_cmd_use_polling(&adev->cmd);
 	if (arbel_cmd_failed(&adev->cmd)) {
 		/* The HCA may still write the ring: reset it (if not yet). */
-		eq->dev_fail(adev, "EQ teardown on a failed device");
+		adev->dev_fail(adev, "EQ teardown on a failed device");
 		eq->mapped = false;
 		eq->hw = false;
 	}
@@ -235,7 +235,7 @@ static void arbel_eq_stop(struct arbel_dev *adev)
 		if (err) {
 			/* The HCA may still write the ring: reset it first. */
 			dev_warn(dev, "HW2SW_EQ failed: %d\n", err);
-			eq->dev_fail(adev, "HW2SW_EQ failed");
+			adev->dev_fail(adev, "HW2SW_EQ failed");
 		}
 		eq->hw = false;
 	}

@@ -65,9 +65,6 @@ enum arbel_eq_mode {
  * @debugfs: the "eq" directory
  * @fatal: called (in any context) when the HCA reports a fatal error;
  *	   set by the layer that owns recovery
- * @dev_fail: called (process context) when the HCA may still write the
- *	      ring but the EQ must go: it must reset the HCA before it
- *	      returns (arbel_dev_fail()); set by the same layer
  */
 struct arbel_eq {
 	u32 eqn;
@@ -96,7 +93,6 @@ struct arbel_eq {
 	bool catas_seen;
 	struct dentry *debugfs;
 	void (*fatal)(struct arbel_dev *adev, const char *why);
-	void (*dev_fail)(struct arbel_dev *adev, const char *why);
 };
 
 int arbel_eq_init(struct arbel_dev *adev, bool polling, bool msix);

@@ -108,6 +108,7 @@ bool arbel_hca_stop(struct arbel_dev *adev, const char *why)
 			"%s: device marked failed, resetting the HCA\n", why);
 		if (arbel_hca_reset(adev))
 			pci_clear_master(adev->pdev);
+		arbel_cmd_hca_reset(&adev->cmd);
 		adev->stopped = true;
 		reset = true;
 		for (i = 0; i < ARBEL_ICM_NR_TABLES; i++)

@@ -88,6 +88,8 @@ static void arbel_fatal(struct arbel_dev *adev, const char *why)
  * processes use it.  If unbind or rmmod holds the lock, this waits: remove
  * cancels it.
  */
+static void arbel_dev_fail(struct arbel_dev *adev, const char *why);
+
 static void arbel_recover_work(struct work_struct *work)
 {
 	struct arbel_dev *adev = container_of(to_delayed_work(work),
@@ -174,7 +176,7 @@ static int arbel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	INIT_WORK(&adev->fail_work, arbel_fail_work);
 	INIT_DELAYED_WORK(&adev->recover_work, arbel_recover_work);
 	adev->eq.fatal = arbel_fatal;
-	adev->eq.dev_fail = arbel_dev_fail;
+	adev->dev_fail = arbel_dev_fail;
 
 	err = pci_enable_device(pdev);
 	if (err) {
@@ -333,7 +335,7 @@ static void arbel_shutdown(struct pci_dev *pdev)
  *
  * Context: process; sleeps (the reset takes about a second).
  */
-void arbel_dev_fail(struct arbel_dev *adev, const char *why)
+static void arbel_dev_fail(struct arbel_dev *adev, const char *why)
 {
 	struct ib_event ev = {
 		.device = &adev->ibdev,

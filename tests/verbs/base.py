@@ -18,7 +18,9 @@ text), and what the stub's translation engine does with the key.
 import ctypes
 import errno
 import os
+import shlex
 import struct
+import subprocess
 import unittest
 
 import pyverbs.enums as e
@@ -54,6 +56,17 @@ TO_BUF = dbgwin.registers()['ARBEL_XL_DIR_TO_BUF']
 
 
 WRITE_MTT_PARAM = '/sys/module/arbel/parameters/write_mtt'
+KO = '/opt/arbel/arbel.ko'
+# the module parameters of this run (tests/verbs/run.sh: MODULE_ARGS, e.g.
+# polling=1); every reload keeps them, a test's own come after and win
+RUN_PARAMS = shlex.split(os.environ.get('ARBEL_MODULE_ARGS', ''))
+
+
+def insmod(*params):
+    """insmod arbel.ko with the run's parameters, then params: the
+    CompletedProcess (text output captured)."""
+    return subprocess.run(['insmod', KO, *RUN_PARAMS, *params],
+                          capture_output=True, text=True, check=False)
 
 
 class WriteMttMode:

@@ -18,7 +18,9 @@
 # --test first), NODE_GUID / PORT_GUID (the stub properties, and what
 # ibv_devinfo must show), TEST_ARGS (for verbs_guest.py, default
 # "--enomem-secs 240"; also --no-enomem, -v), TIMEOUT (VM, default 1200 s),
-# VM_MEM (default 2G).  Others go to scripts/vm/run.sh.
+# VM_MEM (default 2G), MODULE_ARGS (arbel.ko's parameters for the whole
+# run, e.g. polling=1: every reload in the suites keeps them).  Others go
+# to scripts/vm/run.sh.
 
 set -uo pipefail
 
@@ -54,7 +56,7 @@ t0=$EPOCHSECONDS
 VM_OUT=$V GUEST_BIN=$OUT/guest-bin MODULE=$OUT/arbel.ko LOAD=1 VM_PYTHON=1 \
 	VM_MEM=${VM_MEM:-2G} TIMEOUT=${TIMEOUT:-1200} \
 	STUB="node-guid=$NODE_GUID,port-guid=$PORT_GUID${STUB:+,$STUB}" \
-	CMD="NODE_GUID=$NODE_GUID PORT_GUID=$PORT_GUID python3 /opt/arbel/bin/verbs_guest.py $TEST_ARGS; echo \"# verbs_guest.py: exit \$?\"" \
+	CMD="ARBEL_MODULE_ARGS=$(printf %q "${MODULE_ARGS:-}") NODE_GUID=$NODE_GUID PORT_GUID=$PORT_GUID python3 /opt/arbel/bin/verbs_guest.py $TEST_ARGS; echo \"# verbs_guest.py: exit \$?\"" \
 	scripts/vm/run.sh >"$OUT/output.txt" 2>"$OUT/run.err"
 rc=$?
 echo "# VM run: exit $rc after $((EPOCHSECONDS - t0)) s; output in $V/output.txt"

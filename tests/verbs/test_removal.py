@@ -31,7 +31,6 @@ import base
 from arbeltest import dbgwin
 
 DRV = '/sys/bus/pci/drivers/arbel'
-KO = '/opt/arbel/arbel.ko'
 HOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                       'removal_holder.py')
 PROMPT_S = 60           # removal with a user must end within this
@@ -117,7 +116,7 @@ class DeviceCase(unittest.TestCase):
     def restore(self):
         """Load and bind again if a test left the device away."""
         if not module_loaded():
-            subprocess.run(['insmod', KO], check=False, capture_output=True)
+            base.insmod()
         elif not self.bound():
             self.driver_file('bind')
         self.wait_ibdev()
@@ -187,8 +186,7 @@ class DeviceCase(unittest.TestCase):
             rc, err, _ = finish(start(['rmmod', 'arbel']), PROMPT_S)
             if rc != 0:
                 return f'rmmod: status {rc} ({err})'
-        p = subprocess.run(['insmod', KO, *params], capture_output=True,
-                           text=True, check=False)
+        p = base.insmod(*params)
         if p.returncode:
             return f'insmod {" ".join(params)}: {p.stderr.strip()}'
         return '' if self.wait_ibdev() else f'{self.dev} did not appear'
@@ -262,8 +260,7 @@ class Removal(DeviceCase):
             problems += self.probe_problems(holder)
         if module_loaded():
             finish(start(['rmmod', 'arbel']), 60)
-        p = subprocess.run(['insmod', KO], capture_output=True, text=True,
-                           check=False)
+        p = base.insmod()
         if p.returncode:
             problems.append(f'insmod again: {p.stderr.strip()}')
         problems += self.works_problems()

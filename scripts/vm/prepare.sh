@@ -23,6 +23,9 @@
 #   VM_EXTRA_BINS  extra host executables to copy with their libraries
 #   VM_PYTHON=1    also build the python layer
 #   VM_REBUILD=1   ignore the initramfs caches (the kernel tree stays cached)
+#   VM_KERNEL_ROOT boot this kernel instead of Debian's: a directory with
+#                  release, boot/vmlinuz-RELEASE and lib/modules/RELEASE
+#                  (scripts/debug-kernel.sh)
 
 set -eu
 
@@ -32,7 +35,7 @@ set -eu
 [ -n "${ARBEL_KABI:-}" ] || vm_die "ARBEL_KABI is unknown: install linux-headers-amd64 or set ARBEL_KABI"
 
 BASE_MODULES="ib_core ib_uverbs ${VM_MODULES:-}"
-HOST_PKGS="busybox-static ibverbs-utils ibverbs-providers iproute2 bash kmod cpio gzip
+HOST_PKGS="busybox-static ibverbs-utils ibverbs-providers iproute2 bash kmod cpio gzip xz-utils
 	seabios qemu-system-data"
 PY_PKGS="python3 python3-pyverbs"
 
@@ -50,41 +53,49 @@ if [ "${VM_PYTHON:-0}" = 1 ]; then
 fi
 
 # --- kernel ----------------------------------------------------------------
-kpkg=linux-image-$ARBEL_KABI
-apt_candidate() {
-	apt-cache show --no-all-versions "$1" 2>/dev/null | sed -n 's/^Version: //p' | head -n 1
-}
-# apt-cache takes seconds here (no pkgcache.bin): ask again only when the
-# package lists or the status file change
-apt_key=$(stat -c '%n %s %Y' /var/lib/apt/lists/* /var/lib/dpkg/status 2>/dev/null | sha256sum)
-kver=$(vm_memo "candidate-$kpkg" "$apt_key" apt_candidate "$kpkg")
-if [ -z "$kver" ]; then
-	# no apt lists: fall back to a cached extraction of this ABI, if any
-	kver=$(find "$VM_CACHE/kernel" -maxdepth 2 -name .done -path "*/$ARBEL_KABI+*" 2>/dev/null |
-		sed "s|.*/$ARBEL_KABI+||; s|/.done||" | sort -V | tail -n 1)
-	[ -n "$kver" ] || vm_die "apt knows no $kpkg (run apt-get update?)"
-	vm_log "apt knows no $kpkg; using cached $kver"
-fi
-kdir=$VM_CACHE/kernel/$ARBEL_KABI+$kver
-if [ ! -f "$kdir/.done" ]; then
-	vm_log "fetching $kpkg=$kver"
-	rm -rf "$kdir" "$kdir.tmp"
-	mkdir -p "$VM_CACHE/debs" "$kdir.tmp"
-	deb=$VM_CACHE/debs/${kpkg}_${kver}_amd64.deb
-	if [ ! -s "$deb" ]; then
-		(cd "$VM_CACHE/debs" && apt-get download -qq -o APT::Sandbox::User=root "$kpkg=$kver" >&2) ||
-			vm_die "apt-get download $kpkg=$kver failed"
-		[ -s "$deb" ] || vm_die "apt-get download did not produce $deb"
+if [ -n "${VM_KERNEL_ROOT:-}" ]; then
+	# a kernel of our own (scripts/debug-kernel.sh): boot/, lib/modules/
+	kdir=$VM_KERNEL_ROOT
+	[ -f "$kdir/.done" ] || vm_die "VM_KERNEL_ROOT=$kdir is not a built kernel"
+	ARBEL_KABI=$(cat "$kdir/release")
+	kver=own-$(stat -c %Y "$kdir/.done")
+else
+	kpkg=linux-image-$ARBEL_KABI
+	apt_candidate() {
+		apt-cache show --no-all-versions "$1" 2>/dev/null | sed -n 's/^Version: //p' | head -n 1
+	}
+	# apt-cache takes seconds here (no pkgcache.bin): ask again only when the
+	# package lists or the status file change
+	apt_key=$(stat -c '%n %s %Y' /var/lib/apt/lists/* /var/lib/dpkg/status 2>/dev/null | sha256sum)
+	kver=$(vm_memo "candidate-$kpkg" "$apt_key" apt_candidate "$kpkg")
+	if [ -z "$kver" ]; then
+		# no apt lists: fall back to a cached extraction of this ABI, if any
+		kver=$(find "$VM_CACHE/kernel" -maxdepth 2 -name .done -path "*/$ARBEL_KABI+*" 2>/dev/null |
+			sed "s|.*/$ARBEL_KABI+||; s|/.done||" | sort -V | tail -n 1)
+		[ -n "$kver" ] || vm_die "apt knows no $kpkg (run apt-get update?)"
+		vm_log "apt knows no $kpkg; using cached $kver"
 	fi
-	dpkg -x "$deb" "$kdir.tmp"
-	depmod -b "$kdir.tmp" "$ARBEL_KABI"
-	[ -f "$kdir.tmp/boot/vmlinuz-$ARBEL_KABI" ] || vm_die "no vmlinuz in $deb"
-	touch "$kdir.tmp/.done"
-	mv "$kdir.tmp" "$kdir"
-	rm -f "$deb"
-	# keep the 3 newest kernel trees (about 400 MB each)
-	# shellcheck disable=SC2010,SC2012 # names are ours, without blanks
-	ls -dt "$VM_CACHE"/kernel/*+* | grep -v '\.tmp$' | tail -n +4 | xargs -r rm -rf
+	kdir=$VM_CACHE/kernel/$ARBEL_KABI+$kver
+	if [ ! -f "$kdir/.done" ]; then
+		vm_log "fetching $kpkg=$kver"
+		rm -rf "$kdir" "$kdir.tmp"
+		mkdir -p "$VM_CACHE/debs" "$kdir.tmp"
+		deb=$VM_CACHE/debs/${kpkg}_${kver}_amd64.deb
+		if [ ! -s "$deb" ]; then
+			(cd "$VM_CACHE/debs" && apt-get download -qq -o APT::Sandbox::User=root "$kpkg=$kver" >&2) ||
+				vm_die "apt-get download $kpkg=$kver failed"
+			[ -s "$deb" ] || vm_die "apt-get download did not produce $deb"
+		fi
+		dpkg -x "$deb" "$kdir.tmp"
+		depmod -b "$kdir.tmp" "$ARBEL_KABI"
+		[ -f "$kdir.tmp/boot/vmlinuz-$ARBEL_KABI" ] || vm_die "no vmlinuz in $deb"
+		touch "$kdir.tmp/.done"
+		mv "$kdir.tmp" "$kdir"
+		rm -f "$deb"
+		# keep the 3 newest kernel trees (about 400 MB each)
+		# shellcheck disable=SC2010,SC2012 # names are ours, without blanks
+		ls -dt "$VM_CACHE"/kernel/*+* | grep -v '\.tmp$' | tail -n +4 | xargs -r rm -rf
+	fi
 fi
 mdir=$kdir/lib/modules/$ARBEL_KABI
 
@@ -92,10 +103,10 @@ mdir=$kdir/lib/modules/$ARBEL_KABI
 # Modules: the requested ones plus their modules.dep closure; never ib_mthca.
 modlist=$(
 	for m in $BASE_MODULES; do
-		line=$(grep -E "(^|/)${m//_/[_-]}\.ko:" "$mdir/modules.dep") ||
+		line=$(grep -E "(^|/)${m//_/[_-]}\.ko(\.xz)?:" "$mdir/modules.dep") ||
 			vm_die "module $m not found in $ARBEL_KABI"
 		printf '%s\n' "$line" | tr -d ':' | tr ' ' '\n'
-	done | grep -v '^$' | grep -v '/ib_mthca\.ko$' | sort -u
+	done | grep -v '^$' | grep -Ev '/ib_mthca\.ko(\.xz)?$' | sort -u
 )
 
 bins="/bin/busybox /bin/bash /usr/bin/rdma
@@ -150,7 +161,12 @@ if [ "${VM_REBUILD:-0}" = 1 ] || [ ! -f "$base" ]; then
 		"$stage/lib/modules/$ARBEL_KABI/"
 	for m in $modlist; do
 		mkdir -p "$stage/lib/modules/$ARBEL_KABI/$(dirname "$m")"
-		cp "$mdir/$m" "$stage/lib/modules/$ARBEL_KABI/$m"
+		# 6.12 ships its modules xz-compressed; the guest's busybox
+		# modprobe and insmod load plain ones
+		case $m in
+		*.xz) xz -dc "$mdir/$m" >"$stage/lib/modules/$ARBEL_KABI/${m%.xz}" ;;
+		*) cp "$mdir/$m" "$stage/lib/modules/$ARBEL_KABI/$m" ;;
+		esac
 	done
 	depmod -b "$stage" "$ARBEL_KABI"
 	mkdir -p "$stage/etc/modprobe.d"

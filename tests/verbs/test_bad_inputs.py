@@ -40,6 +40,9 @@ def kernel_at_least(major, minor):
         return True
 
 
+FLUSH_ERRNO = errno.EOPNOTSUPP if kernel_at_least(6, 2) else errno.EINVAL
+
+
 class BadInputs(base.VerbsTestCase):
     """Bad flags and lengths: a clear errno, nothing registered."""
 
@@ -324,7 +327,12 @@ OTHER_CASES = [
     ('HUGETLB hint', 0, lambda t: t.pyverbs(t.page, 4096, base.LW | HUGETLB)),
     ('RELAXED_ORDERING (optional)', 0,
      lambda t: t.pyverbs(t.page, 4096, base.LW | RELAXED)),
-    ('unknown access bit 9', errno.EINVAL,
+    # bits 8 and 9: unknown up to 6.1; from 6.2 FLUSH_GLOBAL and
+    # FLUSH_PERSISTENT, which ib_check_mr_access() refuses with EOPNOTSUPP
+    # on a device without flush (this one)
+    ('access bit 8 (FLUSH_GLOBAL from 6.2)', FLUSH_ERRNO,
+     lambda t: t.pyverbs(t.page, 4096, base.LW | 1 << 8)),
+    ('access bit 9 (FLUSH_PERSISTENT from 6.2)', FLUSH_ERRNO,
      lambda t: t.pyverbs(t.page, 4096, base.LW | 1 << 9)),
     ('unknown access bit 30', errno.EINVAL,
      lambda t: t.pyverbs(t.page, 4096, base.LW | 1 << 30)),

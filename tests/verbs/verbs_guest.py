@@ -9,7 +9,7 @@ pyverbs; arbeltest on PYTHONPATH):
                  [--suites NAME,...]
 
 The suites, in order: the tools (ibv_devices, ibv_devinfo -v), device
-attributes, bad inputs (a table of 68 cases, a fuzzer) and EFAULT, the
+attributes, bad inputs (a table of 69 cases, a fuzzer) and EFAULT, the
 registration matrix, the MTT modes (commands per registration,
 write_mtt=0 and 1), the deep checks, re-registration, iova, zero-based
 regions, injected firmware faults, concurrency stress (4 processes,
@@ -18,10 +18,13 @@ present (unbind, rmmod, a refused HW2SW_MPT; the device is bound again
 after each), the failure policy (refused teardown commands and a lost
 command reset the HCA; the device is bound or loaded again after each),
 ICM chunks of small blocks (the module reloaded with icm_max_block_kib=16),
+allocation failures (test_alloc_faults: only with --suites, on the debug
+kernel, whose fault injection it needs),
 events (port down and up, a catastrophic error and the recovery, a
 short run with polling=1); then
 rdma-core's own pyverbs tests test_device and test_pd (from
-/opt/rdma-core/tests).  --suites NAME,... runs only those (and no
+/opt/rdma-core/tests).  On a kernel with kmemleak (the debug kernel) the
+objects leaked while the suites ran fail the run.  --suites NAME,... runs only those (and no
 rdma-core tests).  Exit status 1 if anything failed.
 """
 
@@ -40,6 +43,8 @@ SUITES = ('test_tools', 'test_device_attrs', 'test_bad_inputs',
           'test_enomem', 'test_cleanup',
           'test_removal', 'test_fail_policy', 'test_icm_blocks',
           'test_events')
+
+KMEMLEAK = '/sys/kernel/debug/kmemleak'
 
 RDMA_CORE = '/opt/rdma-core'
 RDMA_CORE_SUITES = ('tests.test_device', 'tests.test_pd')
@@ -125,6 +130,11 @@ def main():
                        enomem_secs=args.enomem_secs, verbose=args.v,
                        stress_cycles=args.stress_cycles)
     k = ktap.Ktap()
+    leaks = os.path.exists(KMEMLEAK)
+    if leaks:
+        # what the boot leaked is not ours: forget it
+        with open(KMEMLEAK, 'w', encoding='ascii') as f:
+            f.write('clear')
     loader = unittest.defaultTestLoader
     for name in args.suites.split(',') if args.suites else SUITES:
         k.diag(f'suite {name}')
@@ -141,7 +151,23 @@ def main():
     p = subprocess.run(['rdma', 'res', 'show'], capture_output=True,
                        text=True, check=False)
     k.diag('rdma res show, after everything:\n' + p.stdout + p.stderr)
+    if leaks:
+        kmemleak_check(k)
     return k.finish()
+
+
+def kmemleak_check(k):
+    """The debug kernel's kmemleak (tests/vm/debug-kernel.config): scan
+    (twice, as its documentation advises against transient false
+    positives) and fail on any object leaked since the suites began."""
+    for _ in range(2):
+        with open(KMEMLEAK, 'w', encoding='ascii') as f:
+            f.write('scan')
+    with open(KMEMLEAK, encoding='ascii', errors='replace') as f:
+        report = f.read()
+    n = report.count('unreferenced object')
+    k.check(n == 0, 'kmemleak: no object leaked during the suites',
+            f'{n} unreferenced objects:\n' + report[:4000])
 
 
 if __name__ == '__main__':

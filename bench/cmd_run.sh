@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Command benchmark: firmware command latency and commands per second in
-# event mode and in polling mode (polling=1), with 1 and 4 processes
+# event mode and in polling mode (polling=1), with 1, 2 and 4 processes
 # registering and deregistering 4 KiB (bench/cmd_bench.c), in one VM boot.
 # See Documentation/benchmarks.rst, "Firmware commands: events vs polling".
 #
@@ -35,7 +35,7 @@ for mode in event polling; do
 	param=
 	[ $mode = event ] || param=polling=1
 	rows+="rmmod arbel; insmod /opt/arbel/arbel.ko $param; sleep 2; "
-	for p in 1 4; do
+	for p in 1 2 4; do
 		rows+="cmd_bench -p $p -t $SECS; "
 	done
 done

@@ -39,7 +39,10 @@ else
 fi
 export VM_MEM=${VM_MEM:-3G} VM_SMP=${VM_SMP:-1} TIMEOUT=${TIMEOUT:-1800}
 # one image for every driver: rxe's module and provider are in all of them
-export VM_MODULES="rdma_rxe dummy" VM_PROVIDERS="mthca rxe" VM_EXTRA_BINS=ip
+# (rxe computes its ICRC with the crypto API's "crc32", which it loads
+# on demand: without crc32_generic in the image, adding the link fails
+# with ENOENT)
+export VM_MODULES="rdma_rxe dummy crc32_generic" VM_PROVIDERS="mthca rxe" VM_EXTRA_BINS=ip
 # no per-command trace file: its I/O would be inside the timed loops
 export STUB=trace=
 
@@ -49,7 +52,7 @@ rm -rf "$BIN"
 mkdir -p "$OUT" "$BIN"
 make -s -C bench O="$BIN"
 rm -f "$BIN/reg_bench"
-mthca=$(find "$ARBEL_CACHE/vm/kernel" -path "*/$ARBEL_KABI/*" -name ib_mthca.ko 2>/dev/null | head -n 1)
+mthca=$(tests/mthca/find-ko.sh || true)
 [ -z "$mthca" ] || cp "$mthca" "$BIN/"
 
 busy() {
@@ -88,7 +91,7 @@ dev=\$(ls /sys/class/infiniband 2>/dev/null | head -n 1)
 if [ -n \"\$dev\" ]; then $bench -d \$dev || echo \"BENCH-NA cmp_bench on \$dev exited \$?\"
 else echo \"BENCH-NA ib_mthca registered no device on the stub: \$(dmesg | grep -i 'mthca.*abort' | head -n 1 | sed 's/^\[[^]]*\] //')\"; dmesg | grep -i mthca | tail -n 5; fi";;
 	rxe)
-		cmd="modprobe ib_uverbs; modprobe rdma_rxe && ip link add bench0 type dummy && ip link set bench0 up && rdma link add rxe0 type rxe netdev bench0 && $bench -d rxe0 || echo \"BENCH-NA rxe setup or cmp_bench failed: \$?\"";;
+		cmd="modprobe ib_uverbs; modprobe crc32_generic; modprobe rdma_rxe && ip link add bench0 type dummy && ip link set bench0 up && rdma link add rxe0 type rxe netdev bench0 && $bench -d rxe0 || echo \"BENCH-NA rxe setup or cmp_bench failed: \$?\"";;
 	*)
 		echo "bench/run.sh: unknown driver $d" >&2
 		exit 2;;

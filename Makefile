@@ -12,6 +12,8 @@
 #   make htmldocs        Documentation/ rendered by Sphinx, build/htmldocs
 #   make deb             build/deb/arbel-dkms_<version>_all.deb (DKMS)
 #   make kunit           the KUnit suites (UML)
+#   make debug-check     the failure-path verbs suites on the debug kernel
+#                        (KASAN, lockdep, kmemleak, fault injection)
 #   make qemu            build QEMU with arbel-stub
 #   make install         install arbel.ko for KDIR
 #   make patch KSRC=...  the in-tree form: a patch series against a kernel
@@ -19,7 +21,7 @@
 #   make clean
 
 .PHONY: all modules install check module-check lint kunit qemu vm-run \
-	demo clean patch htmldocs deb
+	demo clean patch htmldocs deb debug-check
 
 all: modules
 
@@ -46,6 +48,9 @@ htmldocs:
 
 kunit:
 	scripts/kunit.sh
+
+debug-check:
+	scripts/debug-check.sh
 
 qemu:
 	scripts/build-qemu.sh

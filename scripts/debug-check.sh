@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make check's debug stage: the verbs suites that stress the driver's
+# failure paths -- bad inputs and the fuzzer, injected firmware faults,
+# concurrency stress, allocation failures (failslab, fail_page_alloc),
+# removal with users present, the failure policy -- on the debug kernel
+# (scripts/debug-kernel.sh: KASAN, UBSAN, lockdep, kmemleak,
+# DEBUG_OBJECTS, fault injection), with arbel.ko built against it.
+# Any sanitizer, lockdep or DEBUG_OBJECTS report in the guest's kernel log
+# fails the VM run (scripts/vm/run.sh's splat scan), and kmemleak's scan
+# after the suites fails on any object leaked meanwhile
+# (tests/verbs/verbs_guest.py).  KTAP on stdout (tests/verbs/judge.py).
+#
+# Environment: DEBUG_STRESS_CYCLES (default 2500 per process: the
+# sanitizers make every cycle several times slower under TCG).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+. scripts/ktap.sh
+
+out=$top/build/vm-debug
+mkdir -p "$out"
+if ! root=$(scripts/debug-kernel.sh 2>"$out/debug-kernel.log"); then
+	ktap_start
+	ktap_fail "debug kernel: scripts/debug-kernel.sh" \
+		"$(tail -n 20 "$out/debug-kernel.log")"
+	ktap_finish
+	exit 1
+fi
+suites=test_bad_inputs,test_fw_faults,test_stress,test_alloc_faults
+suites+=,test_removal,test_fail_policy
+exec env VM_KERNEL_ROOT="$root" MODULE="$root/arbel.ko" OUT="$out" \
+	TIMEOUT=2400 \
+	TEST_ARGS="--suites $suites --no-enomem --stress-cycles ${DEBUG_STRESS_CYCLES:-2500}" \
+	tests/verbs/run.sh

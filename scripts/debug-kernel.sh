@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The debug kernel of the VM tests: Debian's linux-source-6.1 built for
+# x86_64 with tests/vm/debug-kernel.config (KASAN, UBSAN, lockdep,
+# kmemleak, DEBUG_OBJECTS, failslab and fail_page_alloc), and arbel.ko
+# built against it.  Prints the directory the VM harness boots from
+# (scripts/vm/prepare.sh, VM_KERNEL_ROOT): boot/vmlinuz-RELEASE,
+# lib/modules/RELEASE/ (ib_core, ib_uverbs, ... with modules.dep) and
+# arbel.ko.  Logs on stderr.
+#
+# The kernel is cached in $ARBEL_CACHE/debug-kernel-<source>-<key>, keyed
+# by the source package and this script and the fragment; arbel.ko is
+# rebuilt every run (from a copy of the sources: in-place builds would
+# race with other stages).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/env.sh"
+frag=$top/tests/vm/debug-kernel.config
+jobs=${DEBUG_KERNEL_JOBS:-2}
+
+mkdir -p "$ARBEL_CACHE"
+# ktree.sh hooks this clone into the shared tree: hold its lock while the
+# tree is read
+exec 8>"$ARBEL_CACHE/ktree.lock"
+flock 8
+tree=$("$top/scripts/ktree.sh")
+key=$(cat "$frag" "$0" | sha256sum | cut -c1-12)
+dir=$ARBEL_CACHE/debug-kernel-$(basename "$tree")-$key
+b=$dir/build
+root=$dir/root
+
+if [ ! -f "$root/.done" ]; then
+	echo "debug-kernel: building in $b (cold: a kernel build)" >&2
+	rm -rf "$root"
+	mkdir -p "$b"
+	# the fragment on top of allnoconfig: as small as the VM allows
+	make -s -C "$tree" O="$b" ARCH=x86_64 KCONFIG_ALLCONFIG="$frag" \
+		allnoconfig >&2
+	missing=$(grep -E '^CONFIG_[A-Z0-9_]+=[ym]$' "$frag" | while read -r want; do
+		grep -qx "$want" "$b/.config" || echo "$want"
+	done)
+	if [ -n "$missing" ]; then
+		echo "debug-kernel: the configuration dropped: $missing" >&2
+		exit 1
+	fi
+	start=$(date +%s)
+	nice make -s -C "$tree" O="$b" ARCH=x86_64 -j"$jobs" bzImage modules >&2
+	rel=$(make -s -C "$tree" O="$b" ARCH=x86_64 kernelrelease)
+	mkdir -p "$root/boot"
+	cp "$b/arch/x86/boot/bzImage" "$root/boot/vmlinuz-$rel"
+	make -s -C "$tree" O="$b" ARCH=x86_64 INSTALL_MOD_PATH="$root" \
+		INSTALL_MOD_STRIP=1 modules_install >&2
+	rm -f "$root/lib/modules/$rel/build" "$root/lib/modules/$rel/source"
+	echo "$rel" >"$root/release"
+	touch "$root/.done"
+	echo "debug-kernel: $rel built in $(($(date +%s) - start)) s" >&2
+fi
+rel=$(cat "$root/release")
+
+# arbel.ko for this kernel, from a copy of the sources
+src=$dir/arbel-src
+rm -rf "$src"
+mkdir -p "$src"
+cp -a "$top/Kbuild" "$top/include" "$top/drivers" "$src/"
+find "$src" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' \) -delete
+make -s -C "$b" M="$src" -j"$jobs" modules >&2
+cp "$src/drivers/infiniband/hw/arbel/arbel.ko" "$root/arbel.ko"
+echo "$root"

@@ -60,4 +60,7 @@ VM_OUT=$V GUEST_BIN=$OUT/guest-bin MODULE=$OUT/arbel.ko LOAD=1 VM_PYTHON=1 \
 	scripts/vm/run.sh >"$OUT/output.txt" 2>"$OUT/run.err"
 rc=$?
 echo "# VM run: exit $rc after $((EPOCHSECONDS - t0)) s; output in $V/output.txt"
-judge --vm-rc "$rc"
+case $TEST_ARGS in
+*--suites*) judge --vm-rc "$rc" --subset ;;
+*) judge --vm-rc "$rc" ;;
+esac

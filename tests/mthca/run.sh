@@ -14,7 +14,8 @@
 #
 # Environment: VM_OUT (default build/vm-mthca; the run goes to
 # VM_OUT/mthca), QEMU (skips scripts/build-qemu.sh), CYCLES (default 20),
-# TIMEOUT (VM, default 600 s), others for scripts/vm/run.sh.
+# TIMEOUT (VM, default 600 s), NO_UNLOAD=WHY (skip rmmod and the cycles,
+# reported as a skip with WHY), others for scripts/vm/run.sh.
 
 set -uo pipefail
 
@@ -54,8 +55,11 @@ t0=$EPOCHSECONDS
 VM_OUT=$dir GUEST_BIN=$gb VM_PYTHON=1 VM_MEM=${VM_MEM:-1G} \
 	TIMEOUT=${TIMEOUT:-600} \
 	STUB="node-guid=$NODE_GUID,port-guid=$PORT_GUID,ports=$PORTS" \
-	CMD="NODE_GUID=$NODE_GUID PORT_GUID=$PORT_GUID PORTS=$PORTS python3 /opt/arbel/bin/mthca_guest.py --cycles ${CYCLES:-20}" \
+	CMD="NODE_GUID=$NODE_GUID PORT_GUID=$PORT_GUID PORTS=$PORTS python3 /opt/arbel/bin/mthca_guest.py --cycles ${CYCLES:-20}${NO_UNLOAD:+ --no-unload $(printf %q "$NO_UNLOAD")}" \
 	scripts/vm/run.sh 2> >(tee "$dir/run.log" >&2) >&2
 echo $? >"$dir/rc"
 echo "# VM run: exit $(cat "$dir/rc") after $((EPOCHSECONDS - t0)) s" >&2
+if [ -n "${NO_UNLOAD:-}" ]; then
+	judge --no-unload "$NO_UNLOAD"
+fi
 judge

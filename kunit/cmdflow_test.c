@@ -419,13 +419,7 @@ static void cmd_flow_hold_timeout(struct kunit *test)
 	s64 failed = stat_file(test, "NOP", "failed");
 	u64 t0, ms;
 
-	mutex_lock(&c->cmd->lock);
-	c->saved_timeout_ms = c->cmd->timeout_ms;
-	c->cmd->timeout_ms = 50;
-	mutex_unlock(&c->cmd->lock);
-	dbg_wr(c, ARBEL_DBG_FI_HOLD_OPCODE, OP_NOP);
-	dbg_wr(c, ARBEL_DBG_FI_HOLD_MS, 2000);
-	c->held = true;
+	arbel_flow_hold(test, OP_NOP, 50, 2000);
 
 	t0 = ktime_get_ns();
 	KUNIT_EXPECT_EQ(test, run_nop(c), -ETIMEDOUT);
@@ -468,13 +462,7 @@ static void cmd_flow_timeout_parks_mailbox(struct kunit *test)
 
 	out = arbel_mailbox_alloc(c->cmd);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(out));
-	mutex_lock(&c->cmd->lock);
-	c->saved_timeout_ms = c->cmd->timeout_ms;
-	c->cmd->timeout_ms = 50;
-	mutex_unlock(&c->cmd->lock);
-	dbg_wr(c, ARBEL_DBG_FI_HOLD_OPCODE, OP_QUERY_FW);
-	dbg_wr(c, ARBEL_DBG_FI_HOLD_MS, 300);
-	c->held = true;
+	arbel_flow_hold(test, OP_QUERY_FW, 50, 300);
 
 	KUNIT_EXPECT_EQ(test, arbel_cmd_box(c->cmd, NULL, out, 0, 0,
 					    OP_QUERY_FW), -ETIMEDOUT);

@@ -11,6 +11,8 @@
 
 #include "flow.h"
 
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
 /**
  * arbel_flow_init() - find the bound HCA and its debug window
  * @test: the case; its priv becomes a struct flow_ctx
@@ -67,7 +69,7 @@ int arbel_flow_init(struct kunit *test)
  * the stub is known to finish the held command once the hold ends, so
  * this waits for go to clear, tells the transport the firmware writes no
  * mailbox any more (as a reset would), and un-fails it, so that the later
- * cases find a working HCA.
+ * cases find a working HCA.  A hold armed by arbel_flow_hold() is over.
  */
 void arbel_flow_unfail(struct kunit *test, unsigned int timeout_ms)
 {
@@ -83,7 +85,32 @@ void arbel_flow_unfail(struct kunit *test, unsigned int timeout_ms)
 	c->cmd->failed = false;
 	c->cmd->timeout_ms = timeout_ms;
 	mutex_unlock(&c->cmd->lock);
+	c->held = false;
 	KUNIT_EXPECT_EQ(test, run_nop(c), 0);
+}
+
+/**
+ * arbel_flow_hold() - TEST-ONLY: a command held past a short timeout
+ * @test: the case
+ * @opcode: the command the stub holds (go stays set)
+ * @timeout_ms: the command timeout for the case (restored at the end)
+ * @hold_ms: how long the stub holds it
+ *
+ * The command then times out and marks the device failed; arbel_flow_exit()
+ * waits for the hold to end and un-fails the device.
+ */
+void arbel_flow_hold(struct kunit *test, u16 opcode, unsigned int timeout_ms,
+		     unsigned int hold_ms)
+{
+	struct flow_ctx *c = test->priv;
+
+	mutex_lock(&c->cmd->lock);
+	c->saved_timeout_ms = c->cmd->timeout_ms;
+	c->cmd->timeout_ms = timeout_ms;
+	mutex_unlock(&c->cmd->lock);
+	dbg_wr(c, ARBEL_DBG_FI_HOLD_OPCODE, opcode);
+	dbg_wr(c, ARBEL_DBG_FI_HOLD_MS, hold_ms);
+	c->held = true;
 }
 
 /**

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Shared by the KUnit command-flow suites (cmdflow_test.c: the HCR
- * transport, fwflow_test.c: the firmware command wrappers), which run
- * against the emulated HCA (arbel-stub in QEMU, x86_64; see
- * scripts/kunit-x86.sh) with faults injected through the stub's debug
- * window.
+ * transport, fwflow_test.c: the firmware command wrappers, icmflow_test.c:
+ * ICM chunks), which run against the emulated HCA (arbel-stub in QEMU,
+ * x86_64; see scripts/kunit-x86.sh) with faults injected through the
+ * stub's debug window.
  *
- * The driver is built in: its initcall probes the stub and brings the
- * firmware up to HCA_INIT before the built-in suites run.  The suites find
- * the HCA with pci_get_device() and its struct arbel_dev with
- * pci_get_drvdata().
+ * The driver probes the stub and brings the firmware up to HCA_INIT before
+ * KUnit runs the suites: built in, at its initcall; as modules
+ * (scripts/kunit-x86.sh), arbel.ko is loaded first, then arbel_flow_test.
+ * The suites find the HCA with pci_get_device() and its struct arbel_dev
+ * with pci_get_drvdata(), and call the driver through what it exports with
+ * EXPORT_SYMBOL_IF_KUNIT().
  *
  * Expected values come from Documentation/arbel-hw.rst (HCR layout,
  * opcodes, the status -> errno table) and the stub's documentation
@@ -106,5 +108,7 @@ static inline int run_nop(struct flow_ctx *c)
 int arbel_flow_init(struct kunit *test);
 void arbel_flow_exit(struct kunit *test);
 void arbel_flow_unfail(struct kunit *test, unsigned int timeout_ms);
+void arbel_flow_hold(struct kunit *test, u16 opcode, unsigned int timeout_ms,
+		     unsigned int hold_ms);
 
 #endif /* _ARBEL_KUNIT_FLOW_H */

@@ -131,17 +131,11 @@ static void icm_flow_map_timeout(struct kunit *test)
 {
 	struct flow_ctx *c = test->priv;
 	u32 icm = dbg_rd(c, ARBEL_DBG_ICM_PAGES);
-	unsigned int saved;
 	struct icm_case k;
 	int err;
 
 	icm_case_init(test, &k);
-	mutex_lock(&c->cmd->lock);
-	saved = c->cmd->timeout_ms;
-	c->cmd->timeout_ms = 50;
-	mutex_unlock(&c->cmd->lock);
-	dbg_wr(c, ARBEL_DBG_FI_HOLD_OPCODE, OP_MAP_ICM);
-	dbg_wr(c, ARBEL_DBG_FI_HOLD_MS, 500);
+	arbel_flow_hold(test, OP_MAP_ICM, 50, 500);
 
 	err = arbel_icm_table_get_range(&k.t, k.last, k.last);
 	KUNIT_EXPECT_EQ(test, err, -ETIMEDOUT);
@@ -156,7 +150,7 @@ static void icm_flow_map_timeout(struct kunit *test)
 	 * the chunk was kept, which is what this case is about.
 	 */
 	dbg_wr(c, ARBEL_DBG_FI_HOLD_MS, 0);
-	arbel_flow_unfail(test, saved);
+	arbel_flow_unfail(test, c->saved_timeout_ms);
 	unmap_then_reset(test, &k, icm);
 	mutex_destroy(&k.t.lock);
 }

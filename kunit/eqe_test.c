@@ -13,6 +13,8 @@
 
 #include <arbel/eqe.h>
 
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
 /* A command completion: token 0xbeef, status 0x0a, out_param. */
 static const u8 eqe_cmd[32] = {
 	[0x01] = 0x0a,				/* type CMD */

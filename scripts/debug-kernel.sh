@@ -2,16 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 # The debug kernel of the VM tests: Debian's linux-source-6.1 built for
 # x86_64 with tests/vm/debug-kernel.config (KASAN, UBSAN, lockdep,
-# kmemleak, DEBUG_OBJECTS, failslab and fail_page_alloc), and arbel.ko
-# built against it.  Prints the directory the VM harness boots from
-# (scripts/vm/prepare.sh, VM_KERNEL_ROOT): boot/vmlinuz-RELEASE,
-# lib/modules/RELEASE/ (ib_core, ib_uverbs, ... with modules.dep) and
-# arbel.ko.  Logs on stderr.
+# kmemleak, DEBUG_OBJECTS, failslab and fail_page_alloc, KUnit), arbel.ko
+# built against it and the KUnit suites as modules (kunit/x86_64/Kbuild;
+# scripts/kunit-x86.sh loads them).  Prints the directory the VM harness
+# boots from (scripts/vm/prepare.sh, VM_KERNEL_ROOT): boot/vmlinuz-RELEASE,
+# lib/modules/RELEASE/ (ib_core, ib_uverbs, ... with modules.dep),
+# arbel.ko and kunit/*.ko.  Logs on stderr.
 #
 # The kernel is cached in $ARBEL_CACHE/debug-kernel-<source>-<key>, keyed
-# by the source package and this script and the fragment; arbel.ko is
-# rebuilt every run (from a copy of the sources: in-place builds would
-# race with other stages).
+# by the source package, the fragment and $recipe (bump it when the way
+# the kernel is built below changes); the modules are rebuilt every run
+# (from copies of the sources: in-place builds would race with other
+# stages).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/env.sh"
@@ -24,7 +26,8 @@ mkdir -p "$ARBEL_CACHE"
 exec 8>"$ARBEL_CACHE/ktree.lock"
 flock 8
 tree=$("$top/scripts/ktree.sh")
-key=$(cat "$frag" "$0" | sha256sum | cut -c1-12)
+recipe=2
+key=$( (cat "$frag"; echo "$recipe") | sha256sum | cut -c1-12)
 dir=$ARBEL_CACHE/debug-kernel-$(basename "$tree")-$key
 b=$dir/build
 root=$dir/root
@@ -57,12 +60,21 @@ if [ ! -f "$root/.done" ]; then
 fi
 rel=$(cat "$root/release")
 
-# arbel.ko for this kernel, from a copy of the sources
+# arbel.ko for this kernel, and the KUnit suites as modules
+# (kunit/x86_64/Kbuild) in kunit/, built from a copy of the sources
 src=$dir/arbel-src
 rm -rf "$src"
-mkdir -p "$src"
+mkdir -p "$src/kunit" "$src/qemu"
 cp -a "$top/Kbuild" "$top/include" "$top/drivers" "$src/"
+cp "$top"/kunit/*.c "$top"/kunit/*.h "$src/kunit/"
+cp "$top/kunit/x86_64/Kbuild" "$src/kunit/Kbuild"
+cp "$top/qemu/arbel-dbgwin.h" "$src/qemu/"
 find "$src" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' \) -delete
 make -s -C "$b" M="$src" -j"$jobs" modules >&2
 cp "$src/drivers/infiniband/hw/arbel/arbel.ko" "$root/arbel.ko"
+make -s -C "$b" M="$src/kunit" KBUILD_EXTRA_SYMBOLS="$src/Module.symvers" \
+	-j"$jobs" modules >&2
+rm -rf "$root/kunit"
+mkdir -p "$root/kunit"
+cp "$src"/kunit/*.ko "$root/kunit/"
 echo "$root"

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""The KTAP of one kunit.py run, for scripts/kunit.sh and kunit-x86.sh.
+"""The KTAP of one KUnit run, for scripts/kunit.sh, intree.sh, kunit-x86.sh.
 
 Prints, as one KTAP stream on stdout:
   - the kernel's own KTAP, as kunit.py extracts it from the raw console
@@ -42,6 +42,32 @@ def kernel_ktap(tree, raw):
     return run.stdout.splitlines(), run.returncode
 
 
+TIMESTAMP_RE = re.compile(r'^\[\s*\d+\.\d+\] ?')
+SUBTEST_RE = re.compile(r'^(\s*)# Subtest: ')
+
+
+def module_raw(dmesg, path):
+    """Write to PATH the KTAP of the suites a module ran when it was loaded,
+    from the kernel log DMESG, and return PATH.  Suites run at insmod print
+    no top-level header: this adds "KTAP version 1" and the plan (one test
+    per suite: the least indented "# Subtest:" lines) before the first
+    suite, and drops the timestamps."""
+    with open(dmesg, encoding='utf-8', errors='replace') as f:
+        lines = [TIMESTAMP_RE.sub('', ln.rstrip('\n')) for ln in f]
+    heads = [(i, len(m.group(1))) for i, ln in enumerate(lines)
+             if (m := SUBTEST_RE.match(ln))]
+    with open(path, 'w', encoding='utf-8') as f:
+        if heads:
+            top = min(indent for _, indent in heads)
+            n = sum(1 for _, indent in heads if indent == top)
+            first = heads[0][0]
+            if first and lines[first - 1].strip().startswith('KTAP version'):
+                first -= 1
+            f.write(f'KTAP version 1\n1..{n}\n')
+            f.write('\n'.join(lines[first:]) + '\n')
+    return path
+
+
 def tail(path, n=30):
     try:
         with open(path, encoding='utf-8', errors='replace') as f:
@@ -57,10 +83,17 @@ def main():
     ap.add_argument('--raw', required=True, help="the kernel's console log")
     ap.add_argument('--rc', required=True, type=int,
                     help="kunit.py run's exit status")
+    ap.add_argument('--module', action='store_true',
+                    help='the suites ran when a module was loaded in the '
+                    'VM (scripts/kunit-x86.sh): --raw is the kernel log, '
+                    '--log and --rc are the VM run\'s')
     args = ap.parse_args()
 
     out = ktap.Ktap()
     has_raw = os.path.isfile(args.raw)
+    if has_raw and args.module:
+        args.raw = module_raw(args.raw, os.path.join(
+            os.path.dirname(os.path.abspath(args.raw)), 'kunit-raw.log'))
     lines, parse_rc = kernel_ktap(args.tree, args.raw) if has_raw else ([], 0)
     cases = ktap.parse(lines)
     for line in lines:
@@ -73,7 +106,9 @@ def main():
         out.check(cases.total and not cases.failed, 'KUnit cases',
                   lambda: f'failed: {", ".join(cases.failures) or "none"}')
 
-    out.check(args.rc == 0, 'kunit.py run exited 0 (built, booted, no case '
+    out.check(args.rc == 0, 'the VM run exited 0 (booted, the module '
+              'loaded and removed, no kernel report)' if args.module else
+              'kunit.py run exited 0 (built, booted, no case '
               'failed or crashed)',
               lambda: f'exit status {args.rc}; the end of {args.log}:\n'
               + tail(args.log))

@@ -1,54 +1,50 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Run the KUnit suites of kunit/x86_64/.kunitconfig with the kernel's own
-# kunit.py on x86_64, under the QEMU that scripts/build-qemu.sh builds
-# (q35, TCG, with an arbel-stub device; kunit/x86_64/qemu_arbel.py).  The
-# driver is built in and binds the emulated HCA at boot; the command-flow
-# suites (kunit/cmdflow_test.c) then drive it, the pure suites run too.
+# The KUnit suites on x86_64 against arbel-stub, on the debug kernel
+# (scripts/debug-kernel.sh: KASAN, UBSAN, lockdep, kmemleak,
+# DEBUG_OBJECTS): in the test VM (scripts/vm/run.sh, q35, TCG, arbel-stub)
+# arbel.ko is loaded and binds the emulated HCA, then every KUnit module
+# of kunit/ (kunit/x86_64/Kbuild), one after the other: KUnit runs a
+# module's suites while it loads, so the command-flow suites
+# (arbel_flow_test: kunit/cmdflow_test.c, fwflow_test.c, icmflow_test.c)
+# drive the bound HCA with faults injected through the stub's debug
+# window, and the pure suites run beside them.  Then every module is
+# removed, arbel.ko last.
 #
-# Build directory cached in $ARBEL_CACHE; kunit.py's output in
-# build/kunit/x86_64.log, the kernel's raw console in
-# build/kunit/x86_64-raw.log, the stub's command trace in
-# build/kunit/x86_64-stub-trace.txt.
-# KTAP on stdout (scripts/kunit-ktap.py): every KUnit case, then checks
-# that fail on a failed or crashed case (kunit.py's exit status), on zero
-# cases, on a skipped case, and on kernel warnings, lockdep or sanitizer
-# reports in the raw log (6.1's KUnit does not fail a case for those).
-#
-# Extra arguments are passed to kunit.py run (e.g. a filter glob such as
-# 'arbel_*_flow').  KUNIT_X86_JOBS sets make's -j (default 2).
-set -euo pipefail
+# The VM run goes to build/kunit-x86/ (the kernel log in dmesg.txt, the
+# stub's command trace in stub-trace.txt).  KTAP on stdout
+# (scripts/kunit-ktap.py --module): every KUnit case, then checks that
+# fail on a failed or crashed case, on zero cases, on a skipped case, and
+# on kernel warnings, lockdep or sanitizer reports in the kernel log.
+set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/scripts/env.sh"
+cd "$top" || exit 1
+. scripts/ktap.sh
 
-# The kernel tree is shared by every clone on this machine: hold its lock
-# from hooking this clone's sources in until the run is over.
-mkdir -p "$ARBEL_CACHE"
-exec 8>"$ARBEL_CACHE/ktree.lock"
-flock 8
-tree=$("$top/scripts/ktree.sh")
-qemu=$("$top/scripts/build-qemu.sh")
-build=$ARBEL_CACHE/kunit-x86_64-$(basename "$tree")
-out=$top/build/kunit
-log=$out/x86_64.log
-mkdir -p "$build" "$out"
-export ARBEL_STUB_TRACE=$out/x86_64-stub-trace.txt
-rm -f "$ARBEL_STUB_TRACE" "$build/test.log"
+out=$top/build/kunit-x86
+mkdir -p "$out"
+if ! root=$(scripts/debug-kernel.sh 2>"$out/debug-kernel.log") ||
+	! tree=$(scripts/ktree.sh --no-hook 2>>"$out/debug-kernel.log"); then
+	ktap_start
+	ktap_fail "debug kernel and kunit/arbel.ko: scripts/debug-kernel.sh" \
+		"$(tail -n 20 "$out/debug-kernel.log")"
+	ktap_finish
+	exit 1
+fi
 
-echo "kunit-x86: building and running in $build (log: $log, QEMU: $qemu)" >&2
+echo "kunit-x86: the KUnit modules on the debug kernel ($root)" >&2
 start=$(date +%s)
 rc=0
-(cd "$tree" && PATH="$(dirname "$qemu"):$PATH" nice python3 \
-	tools/testing/kunit/kunit.py run --arch=x86_64 \
-	--qemu_config="$top/kunit/x86_64/qemu_arbel.py" \
-	--kunitconfig="$top/kunit/x86_64" --build_dir="$build" \
-	--jobs="${KUNIT_X86_JOBS:-2}" --timeout=600 "$@") \
-	>"$log" 2>&1 || rc=$?
-echo "kunit-x86: kunit.py took $(($(date +%s) - start)) s" >&2
-# kunit.py keeps the kernel's whole console output in the build directory;
-# keep a copy beside the parsed log.
-raw=$out/x86_64-raw.log
-rm -f "$raw"
-[ ! -f "$build/test.log" ] || cp "$build/test.log" "$raw"
+# shellcheck disable=SC2016 # expanded in the guest
+cmd='set -e; cd /opt/arbel/bin; mods=$(ls ./*.ko)
+for m in $mods; do insmod "$m"; done
+for m in $mods; do m=${m##*/}; rmmod "${m%.ko}"; done
+rmmod arbel'
+# kunit.enable=1: allnoconfig leaves KUNIT_DEFAULT_ENABLED off
+VM_KERNEL_ROOT=$root MODULE=$root/arbel.ko LOAD=1 GUEST_BIN=$root/kunit \
+	VM_APPEND=kunit.enable=1 VM_OUT=$out TIMEOUT=${TIMEOUT:-900} CMD=$cmd \
+	scripts/vm/run.sh >"$out/run.log" 2>&1 || rc=$?
+echo "kunit-x86: the VM run took $(($(date +%s) - start)) s (exit $rc)" >&2
 
-"$top/scripts/kunit-ktap.py" --tree "$tree" --log "$log" --raw "$raw" --rc "$rc"
+exec scripts/kunit-ktap.py --module --tree "$tree" --log "$out/run.log" \
+	--raw "$out/dmesg.txt" --rc "$rc"

@@ -185,6 +185,7 @@ struct arbel_mailbox *arbel_mailbox_alloc(struct arbel_cmd_transport *cmd)
 	}
 	return mbox;
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_mailbox_alloc);
 
 /**
  * arbel_mailbox_free() - return a mailbox
@@ -211,6 +212,7 @@ void arbel_mailbox_free(struct arbel_cmd_transport *cmd,
 	if (mbox)
 		arbel_mailbox_release(cmd, mbox);
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_mailbox_free);
 
 static u32 arbel_hcr_ctrl(struct arbel_cmd_transport *cmd)
 {
@@ -466,6 +468,7 @@ int arbel_cmd_exec(struct arbel_cmd_transport *cmd, u64 in_param,
 
 	return arbel_cmd_run(cmd, &hc, out_param);
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_cmd_exec);
 
 /**
  * arbel_cmd_box() - run one firmware command with mailboxes
@@ -493,6 +496,7 @@ int arbel_cmd_box(struct arbel_cmd_transport *cmd, struct arbel_mailbox *in,
 
 	return arbel_cmd_run(cmd, &hc, NULL);
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_cmd_box);
 
 /**
  * arbel_cmd_use_events() - complete commands through the event queue
@@ -534,6 +538,7 @@ int arbel_cmd_use_events(struct arbel_cmd_transport *cmd, u8 log_max_cmds)
 		up(&cmd->event_sem);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_cmd_use_events);
 
 /**
  * arbel_cmd_use_polling() - back to polling the go bit
@@ -564,6 +569,7 @@ void arbel_cmd_use_polling(struct arbel_cmd_transport *cmd)
 	kfree(ctx);
 	up(&cmd->event_sem);
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_cmd_use_polling);
 
 /**
  * arbel_cmd_event() - a command-completion EQE arrived
@@ -600,6 +606,7 @@ void arbel_cmd_event(struct arbel_cmd_transport *cmd, u16 token, u8 status,
 out:
 	spin_unlock_irqrestore(&cmd->ctx_lock, flags);
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_cmd_event);
 
 /**
  * arbel_cmd_irq_test() - the interrupt test: NOP (in_mod 0x1f) in event mode
@@ -627,6 +634,7 @@ int arbel_cmd_irq_test(struct arbel_cmd_transport *cmd,
 		return -EINVAL;
 	return arbel_cmd_run_timeout(cmd, &hc, NULL, timeout_ms, false);
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_cmd_irq_test);
 
 static int arbel_cmd_mode_show(struct seq_file *m, void *unused)
 {
@@ -722,6 +730,7 @@ bool arbel_cmd_failed(struct arbel_cmd_transport *cmd)
 	mutex_unlock(&cmd->lock);
 	return failed;
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_cmd_failed);
 
 /**
  * arbel_cmd_mark_failed() - fail the device: no command is posted any more
@@ -784,6 +793,7 @@ void arbel_cmd_set_fail_work(struct arbel_cmd_transport *cmd,
 	cmd->fail_work = work;
 	mutex_unlock(&cmd->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_cmd_set_fail_work);
 
 /**
  * arbel_cmd_log_failure() - say which command failed, with its status

@@ -26,6 +26,7 @@
 #include <linux/io.h>
 #include <linux/log2.h>
 #include <linux/seq_file.h>
+#include <kunit/visibility.h>
 
 #include "arbel.h"
 #include "compat.h"
@@ -48,6 +49,7 @@ const char *arbel_eq_mode_name(enum arbel_eq_mode mode)
 	default: return "polling";
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_eq_mode_name);
 
 static u8 *arbel_eqe(struct arbel_eq *eq, u32 index)
 {
@@ -422,6 +424,7 @@ err_unmap:
 	arbel_eq_unmap(adev);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_eq_init);
 
 /**
  * arbel_eq_cleanup() - undo arbel_eq_init(): back to polling
@@ -436,6 +439,7 @@ void arbel_eq_cleanup(struct arbel_dev *adev)
 	arbel_eq_stop(adev);
 	arbel_eq_unmap(adev);
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_eq_cleanup);
 
 static void arbel_catas_poll(struct timer_list *t)
 {

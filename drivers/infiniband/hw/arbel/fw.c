@@ -98,6 +98,7 @@ int arbel_fw_query_fw(struct arbel_cmd_transport *cmd, struct arbel_fw_info *fw)
 	arbel_mailbox_free(cmd, out);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_fw_query_fw);
 
 /**
  * arbel_fw_enable_lam() - ENABLE_LAM: turn on HCA-attached memory
@@ -118,6 +119,7 @@ int arbel_fw_enable_lam(struct arbel_cmd_transport *cmd)
 	arbel_mailbox_free(cmd, out);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_fw_enable_lam);
 
 /**
  * arbel_fw_map() - MAP_FA, MAP_ICM_AUX or MAP_ICM of memory blocks
@@ -160,6 +162,7 @@ int arbel_fw_map(struct arbel_cmd_transport *cmd, u16 opcode,
 	arbel_mailbox_free(cmd, in);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_fw_map);
 
 /**
  * arbel_fw_unmap_fa() - UNMAP_FA: take back the firmware area
@@ -172,6 +175,7 @@ int arbel_fw_unmap_fa(struct arbel_cmd_transport *cmd)
 {
 	return arbel_cmd_exec(cmd, 0, NULL, 0, 0, ARBEL_CMD_UNMAP_FA);
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_fw_unmap_fa);
 
 /**
  * arbel_fw_run_fw() - RUN_FW: start the firmware from the mapped area
@@ -184,6 +188,7 @@ int arbel_fw_run_fw(struct arbel_cmd_transport *cmd)
 {
 	return arbel_cmd_exec(cmd, 0, NULL, 0, 0, ARBEL_CMD_RUN_FW);
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_fw_run_fw);
 
 /**
  * arbel_fw_query_dev_lim() - QUERY_DEV_LIM
@@ -260,6 +265,7 @@ int arbel_fw_query_dev_lim(struct arbel_cmd_transport *cmd,
 	arbel_mailbox_free(cmd, out);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_fw_query_dev_lim);
 
 /**
  * arbel_vsd_board_id() - the board ID in QUERY_ADAPTER's VSD
@@ -312,6 +318,7 @@ int arbel_fw_query_adapter(struct arbel_cmd_transport *cmd, char *board_id,
 	arbel_mailbox_free(cmd, out);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_fw_query_adapter);
 
 /**
  * arbel_fw_set_icm_size() - SET_ICM_SIZE
@@ -328,6 +335,7 @@ int arbel_fw_set_icm_size(struct arbel_cmd_transport *cmd, u64 icm_size,
 	return arbel_cmd_exec(cmd, icm_size, aux_pages, 0, 0,
 			      ARBEL_CMD_SET_ICM_SIZE);
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_fw_set_icm_size);
 
 /**
  * arbel_fw_unmap_icm_aux() - UNMAP_ICM_AUX
@@ -340,6 +348,7 @@ int arbel_fw_unmap_icm_aux(struct arbel_cmd_transport *cmd)
 {
 	return arbel_cmd_exec(cmd, 0, NULL, 0, 0, ARBEL_CMD_UNMAP_ICM_AUX);
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_fw_unmap_icm_aux);
 
 /**
  * arbel_fw_unmap_icm() - UNMAP_ICM of a range of ICM
@@ -354,6 +363,7 @@ int arbel_fw_unmap_icm(struct arbel_cmd_transport *cmd, u64 va, u32 pages)
 {
 	return arbel_cmd_exec(cmd, va, NULL, pages, 0, ARBEL_CMD_UNMAP_ICM);
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_fw_unmap_icm);
 
 /**
  * arbel_fw_init_hca() - INIT_HCA with the ICM layout
@@ -409,6 +419,7 @@ int arbel_fw_init_hca(struct arbel_cmd_transport *cmd,
 	arbel_mailbox_free(cmd, in);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_fw_init_hca);
 
 /**
  * arbel_fw_close_hca() - CLOSE_HCA (orderly, not after a panic)
@@ -421,6 +432,7 @@ int arbel_fw_close_hca(struct arbel_cmd_transport *cmd)
 {
 	return arbel_cmd_exec(cmd, 0, NULL, 0, 0, ARBEL_CMD_CLOSE_HCA);
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_fw_close_hca);
 
 /**
  * arbel_fw_sw2hw_mpt() - SW2HW_MPT: hand an MPT entry to the HCA

@@ -22,6 +22,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/log2.h>
 #include <linux/slab.h>
+#include <kunit/visibility.h>
 
 #include <arbel/prm.h>
 #include "icm.h"
@@ -283,6 +284,7 @@ int arbel_icm_table_get_range(struct arbel_icm_table *table, u32 first,
 	mutex_unlock(&table->lock);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_icm_table_get_range);
 
 /**
  * arbel_icm_table_put_range() - release what arbel_icm_table_get_range()
@@ -305,6 +307,7 @@ void arbel_icm_table_put_range(struct arbel_icm_table *table, u32 first,
 		arbel_icm_chunk_put(table, i);
 	mutex_unlock(&table->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_icm_table_put_range);
 
 /**
  * arbel_icm_table_find() - where an object of a mapped chunk lies
@@ -470,6 +473,7 @@ void arbel_icm_table_hca_reset(struct arbel_icm_table *table)
 	table->held = 0;
 	mutex_unlock(&table->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_icm_table_hca_reset);
 
 /**
  * arbel_icm_table_held() - chunks kept because the HCA may still own them
@@ -487,6 +491,7 @@ u32 arbel_icm_table_held(struct arbel_icm_table *table)
 	mutex_unlock(&table->lock);
 	return held;
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_icm_table_held);
 
 /**
  * arbel_icm_table_mapped_pages() - 4 KiB pages of the table now mapped

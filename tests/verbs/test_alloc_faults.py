@@ -14,10 +14,12 @@ would read as a kernel splat).
   nothing is left behind: the stub's hardware-owned MPTs and mapped ICM
   pages, the MRs in restrack and the process's pinned pages are back
   where they were.
-- fail_page_alloc for every allocation of 8 KiB and more: a registration
-  that needs a new ICM chunk still succeeds, the chunk being built from
-  4 KiB blocks (debugfs icm_split_chunks grows), and nothing is left
-  behind after deregistration.
+- fail_page_alloc for every allocation of 64 KiB and more (order 4: the
+  kernel's own stacks, order 3 with KASAN, and slabs stay possible): a
+  registration that needs a new ICM chunk (256 KiB) still succeeds, the
+  chunk being built from smaller blocks (debugfs icm_split_chunks grows),
+  and nothing is left behind after deregistration but that MTT chunk,
+  which stays mapped until the device goes, as every MTT chunk does.
 """
 
 import errno
@@ -33,6 +35,8 @@ from arbeltest import mem, restrack
 DBG = '/sys/kernel/debug'
 CYCLES = 300
 MAX_REGIONS = 24
+KiB = 1024
+SCATTERED = 16 * 1024 * KiB
 SIZES = ('4KiB', '64KiB', '1MiB', '16MiB@+4KiB')
 
 
@@ -70,13 +74,14 @@ class Injection:
 
     def __enter__(self):
         for name, value in self.attrs.items():
-            _write(os.path.join(self.dir, name.replace('_', '-')), value)
+            _write(os.path.join(self.dir, name), value)
         _write('/proc/self/make-it-fail', 1)
         return self
 
     def __exit__(self, *exc):
-        _write('/proc/self/make-it-fail', 0)
+        # the injection off first: the task's own writes may need memory
         _write(os.path.join(self.dir, 'probability'), 0)
+        _write('/proc/self/make-it-fail', 0)
         return False
 
 
@@ -138,21 +143,22 @@ class AllocFaults(base.VerbsTestCase):
         self.assertFalse(problems, '; '.join(problems))
 
     def test_icm_chunk_fallback(self):
-        """Allocations of 8 KiB and more fail: a registration that needs a
-        new ICM chunk gets one of 4 KiB blocks; nothing left behind."""
-        r = self.fx.region('64MiB')
+        """Allocations of 64 KiB and more fail: a registration that needs a
+        new ICM chunk gets one of smaller blocks; nothing left behind."""
+        buf = scattered_buffer(SCATTERED)
         before = self.counts()
         split0 = split_chunks()
         icm0 = before['ICM pages']
         mrs, problems = [], []
-        # min-order 1: order-0 pages (user memory, slab) are not touched
-        with Injection('fail_page_alloc', **{'min-order': 1}):
-            # 64 MiB of 4 KiB pages takes up to 16384 MTT entries, half an
-            # MTT chunk (fewer where the pages happen to be contiguous):
-            # register it again until a new chunk was needed
+        # min-order 4: user memory, slabs (order 3 at most) and kernel
+        # stacks (order 3 with KASAN) are not touched; the 256 KiB chunk is
+        with Injection('fail_page_alloc', **{'min-order': 4}):
+            # 4 KiB pages that are never physically adjacent: 4,096 MTT
+            # entries (32 KiB of MTT) per 16 MiB registration, so a new
+            # 256 KiB MTT chunk is needed within a few registrations
             for _ in range(MAX_REGIONS):
                 try:
-                    mrs.append(self.reg_mr(self.fx.pd1, r.va, r.length,
+                    mrs.append(self.reg_mr(self.fx.pd1, buf.addr, buf.length,
                                            base.LW))
                 except PyverbsRDMAError as exc:
                     problems.append(f'registration refused: {exc}')
@@ -161,8 +167,9 @@ class AllocFaults(base.VerbsTestCase):
                     break
         grown = self.fx.win.read('ICM_PAGES') - icm0
         split = split_chunks() - split0
-        print(f'# fail_page_alloc: {len(mrs)} regions of 64 MiB, {grown} '
-              f'more ICM pages mapped, {split} new chunks of 4 KiB blocks')
+        print(f'# fail_page_alloc: {len(mrs)} regions of 16 MiB on scattered '
+              f'4 KiB pages, {grown} more ICM pages mapped, {split} new '
+              'chunks of smaller blocks')
         if grown <= 0:
             problems.append(f'no new ICM chunk was needed in {len(mrs)} '
                             'registrations: the case proves nothing')
@@ -170,10 +177,33 @@ class AllocFaults(base.VerbsTestCase):
             problems.append('a new ICM chunk was not built from small blocks')
         for mr in mrs:
             self.close_mr(mr)
+        buf.close()
         left = self.left_behind(before)
+        # MTT chunks stay mapped until the device goes (mtt.c,
+        # arbel_mtt_icm_hold()): the new one may stay, nothing more
+        kept = left.pop('ICM pages', 0)
+        if not 0 <= kept <= max(grown, 0):
+            problems.append(f'ICM pages: {kept} more mapped after '
+                            f'deregistration, {grown} were added')
         if left:
             problems.append(f'left behind: {left}')
         self.assertFalse(problems, '; '.join(problems))
+
+
+def scattered_buffer(length):
+    """A buffer of 4 KiB pages of which no two neighbours are physically
+    adjacent: two buffers' pages are touched in turn, so the page allocator
+    hands them out interleaved; the other buffer is unmapped again."""
+    bufs = [mem.Buffer(length, mem.PAGES_4K, fill=False) for _ in range(2)]
+    for off in range(0, length, 4 * KiB):
+        for b in bufs:
+            b.view[off] = 0x5a
+    bufs[1].close()
+    pas = bufs[0].phys_pages()
+    adjacent = sum(1 for a, b in zip(pas, pas[1:]) if b == a + 4 * KiB)
+    print(f'# scattered buffer: {len(pas)} pages, {adjacent} physically '
+          'adjacent to the one before')
+    return bufs[0]
 
 
 if __name__ == '__main__':

@@ -11,8 +11,9 @@
 # after the suites fails on any object leaked meanwhile
 # (tests/verbs/verbs_guest.py).  KTAP on stdout (tests/verbs/judge.py).
 #
-# Environment: DEBUG_STRESS_CYCLES (default 2500 per process: the
-# sanitizers make every cycle several times slower under TCG).
+# Environment: DEBUG_STRESS_CYCLES (default 1000 per process: the
+# sanitizers make every cycle several times slower under TCG; the verbs
+# stages run 10,000).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -31,5 +32,5 @@ suites=test_bad_inputs,test_fw_faults,test_stress,test_alloc_faults
 suites+=,test_removal,test_fail_policy
 exec env VM_KERNEL_ROOT="$root" MODULE="$root/arbel.ko" OUT="$out" \
 	TIMEOUT=2400 \
-	TEST_ARGS="--suites $suites --no-enomem --stress-cycles ${DEBUG_STRESS_CYCLES:-2500}" \
+	TEST_ARGS="--suites $suites --no-enomem --stress-cycles ${DEBUG_STRESS_CYCLES:-1000}" \
 	tests/verbs/run.sh

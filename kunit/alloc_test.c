@@ -232,8 +232,46 @@ static void mtt_test_reserved_rounding(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, arbel_mtt_pool_init(&mtt, 64, 64), -EINVAL);
 }
 
+static void mtt_test_hole_below_larger_range(struct kunit *test)
+{
+	struct arbel_mtt_pool mtt;
+	u32 a, b, c, d, e, f;
+
+	/* 256 entries, 8 reserved: segments of 8 from entry 8 */
+	KUNIT_ASSERT_EQ(test, arbel_mtt_pool_init(&mtt, 256, 8), 0);
+	KUNIT_ASSERT_EQ(test, arbel_mtt_alloc(&mtt, 8, &a), 0);
+	KUNIT_ASSERT_EQ(test, arbel_mtt_alloc(&mtt, 8, &b), 0);
+	KUNIT_ASSERT_EQ(test, arbel_mtt_alloc(&mtt, 8, &c), 0);
+	KUNIT_EXPECT_EQ(test, c, 24u);
+
+	/* a one-segment hole at 8 does not fit two segments: they go to 32 */
+	arbel_mtt_free(&mtt, a, 8);
+	KUNIT_ASSERT_EQ(test, arbel_mtt_alloc(&mtt, 16, &d), 0);
+	KUNIT_EXPECT_EQ(test, d, 32u);
+	/* ... and the hole is still found first */
+	KUNIT_ASSERT_EQ(test, arbel_mtt_alloc(&mtt, 1, &e), 0);
+	KUNIT_EXPECT_EQ(test, e, 8u);
+	/* the table full up to 48: the next range starts there */
+	KUNIT_ASSERT_EQ(test, arbel_mtt_alloc(&mtt, 1, &f), 0);
+	KUNIT_EXPECT_EQ(test, f, 48u);
+
+	/* freeing the highest and the lowest: the lowest comes back first */
+	arbel_mtt_free(&mtt, f, 1);
+	arbel_mtt_free(&mtt, b, 8);
+	KUNIT_ASSERT_EQ(test, arbel_mtt_alloc(&mtt, 8, &f), 0);
+	KUNIT_EXPECT_EQ(test, f, 16u);
+
+	arbel_mtt_free(&mtt, c, 8);
+	arbel_mtt_free(&mtt, d, 16);
+	arbel_mtt_free(&mtt, e, 1);
+	arbel_mtt_free(&mtt, f, 8);
+	KUNIT_EXPECT_EQ(test, arbel_mtt_avail(&mtt), (size_t)248);
+	arbel_mtt_pool_destroy(&mtt);
+}
+
 static struct kunit_case mtt_cases[] = {
 	KUNIT_CASE(mtt_test_alloc_free),
+	KUNIT_CASE(mtt_test_hole_below_larger_range),
 	KUNIT_CASE(mtt_test_exhaustion),
 	KUNIT_CASE(mtt_test_reserved_rounding),
 	{}

@@ -8,6 +8,7 @@
 
 #include <linux/genalloc.h>
 #include <linux/idr.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
 
@@ -34,11 +35,16 @@ void arbel_key_free(struct arbel_keys *keys, u32 key);
  * struct arbel_mtt_pool - free MTT entries of the MTT table
  * @pool: first-fit allocator over the table, one bit per segment; its
  *	  addresses are entry indices (never 0: segment 0 is reserved)
+ * @lock: serialises allocations and frees with @hint
+ * @hint: no segment below this one (counted from @first) is free: the
+ *	  first-fit search starts here, not at the table's start
  * @num_entries: MTT table size in entries
  * @first: first entry past the reserved ones, segment aligned
  */
 struct arbel_mtt_pool {
 	struct gen_pool *pool;
+	spinlock_t lock;	/* @hint with the allocations and frees */
+	unsigned long hint;
 	u32 num_entries;
 	u32 first;
 };

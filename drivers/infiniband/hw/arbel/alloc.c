@@ -10,11 +10,18 @@
  * no longer matches the MPT and the HCA refuses it.  The tag's storage is
  * allocated when the slot is first taken, never on free.
  *
- * MTT: the MTT table is handed out in segments of ARBEL_MTT_SEG_ENTRIES (8 entries, 64 bytes, a
- * cache line) by the kernel's genalloc, first fit.  The firmware-reserved
- * entries are rounded up to a whole segment and never handed out.
+ * MTT: the MTT table is handed out in segments of ARBEL_MTT_SEG_ENTRIES
+ * (8 entries, 64 bytes, a cache line) by the kernel's genalloc, first fit,
+ * so that the live ranges stay packed at the start of the table and few
+ * MTT ICM chunks are mapped.  genalloc's own first fit scans the bitmap
+ * from bit 0 on every allocation, a cost that grows with the number of
+ * live regions; arbel_mtt_fit() starts at a hint below which every
+ * segment is taken (lowered by each free), which finds the same range.
+ * The firmware-reserved entries are rounded up to a whole segment and
+ * never handed out.
  */
 
+#include <linux/bitmap.h>
 #include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/log2.h>
@@ -120,6 +127,18 @@ void arbel_key_free(struct arbel_keys *keys, u32 key)
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_key_free);
 
+/* genpool_algo_t: first fit, from the pool's hint on */
+static unsigned long arbel_mtt_fit(unsigned long *map, unsigned long size,
+				   unsigned long start, unsigned int nr,
+				   void *data, struct gen_pool *pool,
+				   unsigned long start_addr)
+{
+	struct arbel_mtt_pool *mtt = data;
+
+	return bitmap_find_next_zero_area(map, size, max(start, mtt->hint),
+					  nr, 0);
+}
+
 /**
  * arbel_mtt_pool_init() - set up the MTT allocator
  * @mtt: the allocator
@@ -143,6 +162,9 @@ int arbel_mtt_pool_init(struct arbel_mtt_pool *mtt, u32 num_entries,
 	mtt->pool = gen_pool_create(ilog2(ARBEL_MTT_SEG_ENTRIES), -1);
 	if (!mtt->pool)
 		return -ENOMEM;
+	spin_lock_init(&mtt->lock);
+	mtt->hint = 0;
+	gen_pool_set_algo(mtt->pool, arbel_mtt_fit, mtt);
 	err = gen_pool_add(mtt->pool, mtt->first, num_entries - mtt->first,
 			   -1);
 	if (err) {
@@ -176,11 +198,19 @@ EXPORT_SYMBOL_IF_KUNIT(arbel_mtt_pool_destroy);
  */
 int arbel_mtt_alloc(struct arbel_mtt_pool *mtt, u32 n, u32 *first)
 {
-	unsigned long addr;
+	unsigned long addr, seg, flags;
 
 	if (!n)
 		return -EINVAL;
+	spin_lock_irqsave(&mtt->lock, flags);
 	addr = gen_pool_alloc(mtt->pool, round_up(n, ARBEL_MTT_SEG_ENTRIES));
+	if (addr) {
+		/* taken right at the hint: everything up to its end is taken */
+		seg = (addr - mtt->first) / ARBEL_MTT_SEG_ENTRIES;
+		if (seg == mtt->hint)
+			mtt->hint += DIV_ROUND_UP(n, ARBEL_MTT_SEG_ENTRIES);
+	}
+	spin_unlock_irqrestore(&mtt->lock, flags);
 	if (!addr)
 		return -ENOMEM;
 	*first = addr;
@@ -198,7 +228,13 @@ EXPORT_SYMBOL_IF_KUNIT(arbel_mtt_alloc);
  */
 void arbel_mtt_free(struct arbel_mtt_pool *mtt, u32 first, u32 n)
 {
+	unsigned long flags;
+
+	spin_lock_irqsave(&mtt->lock, flags);
 	gen_pool_free(mtt->pool, first, round_up(n, ARBEL_MTT_SEG_ENTRIES));
+	mtt->hint = min_t(unsigned long, mtt->hint,
+			  (first - mtt->first) / ARBEL_MTT_SEG_ENTRIES);
+	spin_unlock_irqrestore(&mtt->lock, flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_mtt_free);
 

@@ -25,6 +25,7 @@ typedef struct ArbelState ArbelState;
 /* BAR sizes */
 #define ARBEL_BAR0_SIZE         (1 * MiB)
 #define ARBEL_BAR2_SIZE         (8 * MiB)
+#define ARBEL_UAR_PAGE          4096    /* one UAR page of BAR2 per UAR */
 
 /* BAR0 offsets */
 #define ARBEL_HCR_BASE          0x80680

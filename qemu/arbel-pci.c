@@ -7,7 +7,7 @@
  * BAR0 (1 MiB, 64-bit): HCR at 0x80680, reset register at 0xf0010, debug
  * window at 0xc0000, the clear-interrupt, EQ arm and EQ set-CI registers
  * QUERY_FW reports, and (msix=on, the default) the MSI-X table and PBA.
- * BAR2 (8 MiB, 64-bit): UAR pages (doorbells are accepted and ignored).
+ * BAR2 (8 MiB, 64-bit): UAR pages (doorbells are traced, not executed).
  * No BAR4: DDR is hidden (mem-free).
  *
  * All registers are big-endian 32-bit; accesses of any other width are
@@ -155,12 +155,22 @@ static uint64_t arbel_bar2_read(void *opaque, hwaddr addr, unsigned size)
 static void arbel_bar2_write(void *opaque, hwaddr addr, uint64_t val,
                              unsigned size)
 {
+    ArbelState *s = opaque;
+
     if (size != 4 && size != 8) {
         qemu_log_mask(LOG_GUEST_ERROR,
                       "arbel-stub: UAR write of size %u at 0x%" HWADDR_PRIx
                       " ignored\n", size, addr);
+        return;
     }
-    /* Doorbells: no QPs, CQs or EQs exist, nothing to ring. */
+    /*
+     * Doorbells (send, receive, CQ): no data path executes them, but the
+     * trace shows that one was rung -- a work request that will never
+     * complete (Documentation/arbel-stub.rst, "Queue objects").
+     */
+    arbel_trace_note(s, "DOORBELL uar=%u offset=0x%03x size=%u value=0x%0*"
+                     PRIx64, (unsigned)(addr / ARBEL_UAR_PAGE),
+                     (unsigned)(addr % ARBEL_UAR_PAGE), size, size * 2, val);
 }
 
 static const MemoryRegionOps arbel_bar2_ops =

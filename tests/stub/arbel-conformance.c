@@ -56,6 +56,7 @@ int main(int argc, char **argv)
 		ktap_finished();
 	}
 	suite_identity();
+	suite_doorbell();
 	suite_pre_run();
 	suite_bring_up();
 	suite_mpt();

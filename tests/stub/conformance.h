@@ -180,6 +180,7 @@ unsigned int xlate(uint32_t key, unsigned int acc, uint64_t va, uint32_t len,
 
 /* ---- the suites, in the order they run ---- */
 void suite_identity(void);
+void suite_doorbell(void);
 void suite_pre_run(void);
 void suite_bring_up(void);
 void fw_query_fw(void);

@@ -50,6 +50,7 @@ GOOD = (
     '#31 unconfirmed: MAP_ICM [0x20000, +0x1000) beyond ICM size 0x20000',
     '#301 unconfirmed: UNMAP_ICM [0x10000, 4 pages) holds unmapped pages',
     '#302 unconfirmed: UNMAP_ICM_AUX with 2 ICM pages mapped',
+    '#2 DOORBELL uar=1 offset=0x010 size=8 value=0x0000000a00000101',
 )
 # (check index, a line wrong in one field)
 BAD = (
@@ -81,6 +82,9 @@ BAD = (
     (11, GOOD[11].replace('#31 unconfirmed:', '#31 MAP_ICM op=0xffa')),
     (12, GOOD[12].replace('holds unmapped', 'beyond ICM size')),
     (13, GOOD[13].replace('with 2 ICM', 'with 3 ICM')),
+    (14, GOOD[14].replace('uar=1', 'uar=0')),
+    (14, GOOD[14].replace('offset=0x010', 'offset=0x018')),
+    (14, GOOD[14].replace('value=0x0000000a00000101', 'value=0x00000101')),
 )
 
 # ib_mthca's first probe and removal on the stub (Debian 6.1's module, the

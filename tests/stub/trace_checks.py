@@ -107,6 +107,12 @@ def _event_mode_nop(e):
             e.token == 0x4a21 and _status(e, 0, 'OK') and _last(e, 'e'))
 
 
+def _doorbell(e):
+    return (e.name == 'DOORBELL' and e.fields.get('uar') == '1' and
+            e.fields.get('offset') == '0x010' and e.fields.get('size') == '8'
+            and e.fields.get('value') == '0x0000000a00000101')
+
+
 def _eqe_intx(e):
     return (e.name == 'EQE' and e.fields.get('eq') == '0' and
             e.fields.get('type') == '0x0a' and
@@ -149,6 +155,8 @@ CONFORMANCE = (
     ('unconfirmed: UNMAP_ICM_AUX out of order',
      'unconfirmed: UNMAP_ICM_AUX with 2 ICM pages mapped',
      _unconfirmed('UNMAP_ICM_AUX with 2 ICM pages mapped')),
+    ('doorbell', 'DOORBELL uar=1 offset=0x010 size=8 '
+     'value=0x0000000a00000101', _doorbell),
 )
 
 

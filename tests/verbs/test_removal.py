@@ -137,6 +137,11 @@ class DeviceCase(unittest.TestCase):
             holder.kill()
             return None
         hw = mapped()['HW_MPTS']
+        for kind in ('ctx', 'pd', 'mr'):
+            p = subprocess.run(['rdma', '-dd', 'res', 'show', kind],
+                               capture_output=True, text=True, check=False)
+            print(f'# before {what}, rdma res show {kind}:\n# ' +
+                  '\n# '.join(p.stdout.strip().splitlines()))
         if hw < 2:
             problems.append(f'{hw} HW-owned MPTs with the holder, want >= 2')
         proc = start(argv)

@@ -38,7 +38,7 @@ import time
 import traceback
 import unittest
 
-from arbeltest import ktap
+from arbeltest import ktap, restrack
 
 SUITES = ('test_tools', 'test_device_attrs', 'test_bad_inputs',
           'test_reg_matrix', 'test_mtt_mode', 'test_deep', 'test_rereg',
@@ -107,6 +107,15 @@ def _classes(suite):
     return out
 
 
+def tracked(ifname):
+    """restrack's count per type for ifname, as text (a diagnostic)."""
+    try:
+        return ' '.join(f'{k} {v}' for k, v in
+                        sorted(restrack.summary(ifname).items())) or 'none'
+    except restrack.RdmaError as e:
+        return str(e)
+
+
 def base_default(key):
     """A default of base.CONFIG (base imports pyverbs: only in the VM)."""
     import base  # pylint: disable=import-outside-toplevel
@@ -158,7 +167,8 @@ def main():
             continue
         t0 = time.monotonic()
         ktap.run_unittest(suite, k)
-        k.diag(f'suite {name}: {time.monotonic() - t0:.0f} s')
+        k.diag(f'suite {name}: {time.monotonic() - t0:.0f} s; tracked '
+               f'after it: {tracked(args.d)}')
     suite = None if args.suites else rdma_core_suite(k)
     if suite is not None:
         k.diag('suite rdma-core tests/test_device, tests/test_pd')

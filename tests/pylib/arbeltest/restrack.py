@@ -3,8 +3,8 @@
 
 raw_mpts() asks for the raw MPT entries (`rdma -j -r res show mr`: the
 driver answers with QUERY_MPT); mrs() for the tracked MRs with the driver's
-attributes (`rdma -dd -j res show mr`); number() and driver_attr() read
-their fields.
+attributes (`rdma -dd -j res show mr`); summary() for the count of each
+type; number() and driver_attr() read their fields.
 """
 
 import json
@@ -51,6 +51,21 @@ def mrs(ifname):
     """The tracked MRs of device ifname with driver attributes (dicts)."""
     return [e for e in _rdma_json(['-dd', 'res', 'show', 'mr'])
             if e.get('ifname') == ifname]
+
+
+def parse_summary(entries, ifname):
+    """The counts per type of ifname in `rdma -j res show`'s decoded JSON
+    (pd, mr, ctx, cq, qp, ...), {} if it is not there."""
+    for e in entries:
+        if e.get('ifname') == ifname:
+            return {k: v for k, v in e.items()
+                    if k not in ('ifindex', 'ifname') and isinstance(v, int)}
+    return {}
+
+
+def summary(ifname):
+    """The count of tracked objects per type of device ifname."""
+    return parse_summary(_rdma_json(['res', 'show']), ifname)
 
 
 def number(value, hex_string=False):

@@ -138,6 +138,16 @@ class RestrackJson(unittest.TestCase):
         raw = restrack.parse_raw_mpts(json.loads(RAW_JSON), 'arbel0')
         self.assertEqual(raw, [IMG1])
 
+    def test_summary_json(self):
+        """`rdma -j res show`: the counts of one device, ifindex left out."""
+        js = json.loads('[{"ifindex":1,"ifname":"rxe0","pd":9},'
+                        '{"ifindex":3,"ifname":"arbel0","pd":3,"cq":0,'
+                        '"qp":0,"cm_id":0,"mr":2,"ctx":1,"srq":0}]')
+        self.assertEqual(restrack.parse_summary(js, 'arbel0'),
+                         {'pd': 3, 'cq': 0, 'qp': 0, 'cm_id': 0, 'mr': 2,
+                          'ctx': 1, 'srq': 0})
+        self.assertEqual(restrack.parse_summary(js, 'other0'), {})
+
     def test_raw_entry_without_64_bytes(self):
         with self.assertRaises(restrack.RdmaError):
             restrack.parse_raw_mpts(json.loads(RAW_JSON), 'other0')

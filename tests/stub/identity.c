@@ -11,7 +11,10 @@
 #include "conformance.h"
 
 #define RES_MEM_64	0x00100000	/* IORESOURCE_MEM_64 */
-/* a send doorbell (mthca_doorbell.h: offset 0x10) on UAR page 1 */
+/*
+ * a send doorbell (offset 0x10, Documentation/arbel-stub.rst "Queue
+ * objects") on UAR page 1
+ */
 #define DB_UAR		1
 #define DB_SEND		0x10
 #define DB_VALUE	0x0000000a00000101ull

@@ -11,7 +11,7 @@
 # after the suites fails on any object leaked meanwhile
 # (tests/verbs/verbs_guest.py).  KTAP on stdout (tests/verbs/judge.py).
 #
-# Environment: DEBUG_STRESS_CYCLES (default 1000 per process: the
+# Environment: DEBUG_STRESS_CYCLES (default 250 per process: the
 # sanitizers make every cycle several times slower under TCG; the verbs
 # stages run 10,000); DEBUG_SUITES (default: the six above, in order) to
 # run fewer while developing.
@@ -36,5 +36,5 @@ suites=test_alloc_faults,test_bad_inputs,test_fw_faults,test_stress
 suites=${DEBUG_SUITES:-$suites,test_removal,test_fail_policy}
 exec env VM_KERNEL_ROOT="$root" MODULE="$root/arbel.ko" OUT="$out" \
 	TIMEOUT=2400 \
-	TEST_ARGS="--suites $suites --no-enomem --stress-cycles ${DEBUG_STRESS_CYCLES:-1000}" \
+	TEST_ARGS="--suites $suites --no-enomem --stress-cycles ${DEBUG_STRESS_CYCLES:-250}" \
 	tests/verbs/run.sh

@@ -288,13 +288,32 @@ void arbel_eq_post_event(ArbelState *s, uint8_t type, uint8_t subtype,
                          const uint8_t *data24)
 {
     int eqn = type < ARRAY_SIZE(s->eqs.ev_eq) ? s->eqs.ev_eq[type] : -1;
+
+    arbel_eq_post_to(s, eqn, type, subtype, data24);
+}
+
+/**
+ * arbel_eq_post_to - write an EQE on EQ @eqn
+ * @s: the device
+ * @eqn: the EQ (a completion event goes to its CQ's comp_eqn, not through
+ *       MAP_EQ); < 0 or past the table: the event is lost
+ * @type: the event type (EQE byte 1)
+ * @subtype: its subtype (EQE byte 3)
+ * @data24: the 24 bytes of event data (EQE bytes 0x04..0x1b)
+ *
+ * Without a hardware-owned EQ @eqn the event is lost, as on the device.
+ */
+void arbel_eq_post_to(ArbelState *s, int eqn, uint8_t type, uint8_t subtype,
+                      const uint8_t *data24)
+{
     uint8_t eqe[ARBEL_EQE_SIZE] = { 0 };
     ArbelXlReq req = { 0 };
     char how[16] = "none";
     ArbelEq *eq;
     uint32_t r;
 
-    if (eqn < 0 || !s->eqs.eq[eqn].hw || s->eqs.eq[eqn].status) {
+    if (eqn < 0 || eqn >= ARBEL_MAX_EQS || !s->eqs.eq[eqn].hw ||
+        s->eqs.eq[eqn].status) {
         arbel_trace_note(s, "EVENT-LOST type=0x%02x eq=%d", type, eqn);
         return;
     }

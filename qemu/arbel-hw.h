@@ -26,6 +26,8 @@ typedef struct ArbelState ArbelState;
 #define ARBEL_BAR0_SIZE         (1 * MiB)
 #define ARBEL_BAR2_SIZE         (8 * MiB)
 #define ARBEL_UAR_PAGE          4096    /* one UAR page of BAR2 per UAR */
+#define ARBEL_UAR_SEND_DB       0x10    /* send doorbell in a UAR page */
+#define ARBEL_UAR_CQ_DB         0x20    /* CQ (arm) doorbell */
 
 /* BAR0 offsets */
 #define ARBEL_HCR_BASE          0x80680
@@ -53,6 +55,11 @@ typedef struct ArbelState ArbelState;
 
 /* CQ, SRQ, QP contexts (mailbox and ICM) */
 #define ARBEL_CQC_SIZE          0x40
+#define ARBEL_CQE_SIZE          0x20    /* a CQE: */
+#define ARBEL_CQE_MY_QPN        0x00    /*   the QP it completes, be32 */
+#define ARBEL_CQE_WQE           0x18    /*   the WQE's address, be32 */
+#define ARBEL_CQE_OPCODE        0x1c    /*   the WQE's opcode */
+#define ARBEL_CQE_IS_SEND       0x1d    /*   0x80: a send completion */
 #define ARBEL_SRQC_SIZE         0x20    /* = QUERY_DEV_LIM SRQC entry size */
 #define ARBEL_QPC_SIZE          0x100   /* QP/EE context, after 8 bytes of */
 #define ARBEL_QP_PARAM_HDR      0x08    /* opt_param_mask and a reserved dword */

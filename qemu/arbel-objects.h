@@ -1,7 +1,8 @@
 /*
  * arbel-stub: the queue objects the firmware keeps: completion queues
  * (arbel-cq.c), shared receive queues (arbel-srq.c), QP and EE contexts
- * (arbel-qp.c) and the IB ports (arbel-ib.c).  Object modules: they sit
+ * (arbel-qp.c), the send doorbell (arbel-send.c) and the IB ports
+ * (arbel-ib.c).  Object modules: they sit
  * beside arbel-eq.c and call only services below them.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -19,6 +20,9 @@ uint8_t arbel_cmd_sw2hw_cq(ArbelState *s, ArbelCmd *cmd);
 uint8_t arbel_cmd_hw2sw_cq(ArbelState *s, ArbelCmd *cmd);
 uint8_t arbel_cmd_query_cq(ArbelState *s, ArbelCmd *cmd);
 uint8_t arbel_cmd_resize_cq(ArbelState *s, ArbelCmd *cmd);
+void arbel_cq_complete(ArbelState *s, uint32_t cqn, const uint8_t *cqe,
+                       bool solicited);
+void arbel_cq_doorbell(ArbelState *s, uint32_t cmd_cqn, uint32_t ci);
 
 /* arbel-srq.c */
 void arbel_srq_reset(ArbelState *s);
@@ -39,6 +43,10 @@ void arbel_qp_fini(ArbelState *s);
 uint8_t arbel_cmd_modify_qp(ArbelState *s, ArbelCmd *cmd);
 uint8_t arbel_cmd_query_qp(ArbelState *s, ArbelCmd *cmd);
 uint8_t arbel_cmd_conf_special_qp(ArbelState *s, ArbelCmd *cmd);
+unsigned int arbel_qp_state_of(ArbelState *s, uint32_t qpn);
+
+/* arbel-send.c */
+void arbel_send_doorbell(ArbelState *s, uint32_t head_op, uint32_t qpn_size);
 
 /* arbel-ib.c */
 void arbel_ib_reset(ArbelState *s);

@@ -164,13 +164,29 @@ static void arbel_bar2_write(void *opaque, hwaddr addr, uint64_t val,
         return;
     }
     /*
-     * Doorbells (send, receive, CQ): no data path executes them, but the
-     * trace shows that one was rung -- a work request that will never
-     * complete (Documentation/arbel-stub.rst, "Queue objects").
+     * Every doorbell is traced; the send doorbell completes its WQEs and
+     * the CQ doorbell arms a CQ, each one 64-bit big-endian store as
+     * mthca rings them.  Arbel has no receive doorbell (receives are
+     * posted through doorbell records), so nothing else executes
+     * (Documentation/arbel-stub.rst, "Send completions").
      */
     arbel_trace_note(s, "DOORBELL uar=%u offset=0x%03x size=%u value=0x%0*"
                      PRIx64, (unsigned)(addr / ARBEL_UAR_PAGE),
                      (unsigned)(addr % ARBEL_UAR_PAGE), size, size * 2, val);
+    if (size != 8) {
+        arbel_unconfirmed(s, "32-bit doorbell store: not executed");
+        return;
+    }
+    switch (addr % ARBEL_UAR_PAGE) {
+    case ARBEL_UAR_SEND_DB:
+        arbel_send_doorbell(s, val >> 32, (uint32_t)val);
+        break;
+    case ARBEL_UAR_CQ_DB:
+        arbel_cq_doorbell(s, val >> 32, (uint32_t)val);
+        break;
+    default:
+        break;
+    }
 }
 
 static const MemoryRegionOps arbel_bar2_ops =

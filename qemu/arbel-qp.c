@@ -97,6 +97,18 @@ static void arbel_qp_set_state(ArbelState *s, uint32_t key, unsigned int st)
     }
 }
 
+/**
+ * arbel_qp_state_of - the state QP @qpn is in (an EE is never asked)
+ * @s: the device
+ * @qpn: the QP number (bits 23:0)
+ *
+ * Return: ARBEL_QPS_*; RST for a QP the firmware never saw.
+ */
+unsigned int arbel_qp_state_of(ArbelState *s, uint32_t qpn)
+{
+    return arbel_qp_state(s, qpn & QP_NUM_MASK);
+}
+
 /* the QP or EE of in_mod: its state key and ICM context address */
 static uint8_t arbel_qp_slot(ArbelState *s, ArbelCmd *cmd, uint32_t *key,
                              uint64_t *va)

@@ -51,6 +51,7 @@ LAYERS = [
         'mad': ['arbel-mad.c', 'arbel-mad.h'],
         'cq': ['arbel-cq.c'],
         'qp': ['arbel-qp.c'],
+        'send': ['arbel-send.c'],
         'srq': ['arbel-srq.c'],
         'ib': ['arbel-ib.c'],
         'objects': ['arbel-objects.h'],

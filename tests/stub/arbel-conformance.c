@@ -67,6 +67,7 @@ int main(int argc, char **argv)
 	suite_srq();
 	suite_qp();
 	suite_ports();
+	suite_send();
 	suite_mad(node_guid, port_guid);
 	suite_faults();
 	suite_teardown();

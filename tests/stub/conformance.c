@@ -231,3 +231,30 @@ unsigned int xlate(uint32_t key, unsigned int acc, uint64_t va, uint32_t len,
 
 	return arbel_xlate(dev, &req, res);
 }
+
+/* ---- event queues ---- */
+
+/*
+ * EQ 0, not armed (no interrupt), 8 EQEs at @start in region @lkey, whose
+ * bytes the test sees at @buf; its context page mapped (EQC_BASE).  The
+ * context: mthca's struct mthca_eq_context (owner hardware in bits 31:24,
+ * TR bit 18, the arm state bits 11:8 left 0).
+ */
+void eq_create_unarmed(uint8_t *buf, uint64_t start, uint32_t lkey)
+{
+	struct arbel_dma_page *pg = page_alloc();
+	uint8_t *m = inbox->va;
+	unsigned int i;
+
+	check_status(map_pages(OP_MAP_ICM, &pg, 1, EQC_BASE), ST_OK,
+		     "MAP_ICM the EQ context page");
+	for (i = 0; i < 8; i++)
+		buf[i * 32 + 0x1f] = 0x80;
+	memset(m, 0, 0x40);
+	put32(m + 0x00, (1u << 24) | (1u << 18));	/* owner HW, not armed */
+	put64(m + 0x04, start);
+	put32(m + 0x0c, 3u << 24);			/* 8 EQEs */
+	put32(m + 0x18, 7);
+	put32(m + 0x1c, lkey);
+	check_status(cmd(OP_SW2HW_EQ, 0, inbox->pa, 0, 0), ST_OK, "SW2HW_EQ");
+}

@@ -36,6 +36,7 @@
 #define OP_READ_MTT		0x010
 #define OP_WRITE_MTT		0x011
 #define OP_MAD_IFC		0x024
+#define OP_SW2HW_EQ		0x013
 #define OP_SYNC_TPT		0x02f
 #define OP_NOP			0x031
 #define OP_RUN_FW		0xff6
@@ -178,6 +179,8 @@ uint32_t lkey_of(uint32_t hw);
 unsigned int xlate(uint32_t key, unsigned int acc, uint64_t va, uint32_t len,
 		   unsigned int dir, uint64_t buf, struct arbel_xlate_res *res);
 
+void eq_create_unarmed(uint8_t *buf, uint64_t start, uint32_t lkey);
+
 /* ---- the suites, in the order they run ---- */
 void suite_identity(void);
 void suite_doorbell(void);
@@ -195,6 +198,7 @@ void suite_cq(void);
 void suite_srq(void);
 void suite_qp(void);
 void suite_ports(void);
+void suite_send(void);
 void suite_mad(uint64_t want_node_guid, uint64_t want_port_guid);
 unsigned int mad_get(uint8_t mclass, uint16_t attr, uint32_t mod,
 		     uint32_t port);

@@ -14,7 +14,6 @@
 #include "conformance.h"
 
 #define OP_MAP_EQ		0x012
-#define OP_SW2HW_EQ		0x013
 #define OP_HW2SW_EQ		0x014
 #define OP_QUERY_EQ		0x015
 

@@ -5,8 +5,7 @@
  * 0x09, subtype 0x04 "active", the port in bits 29:28 of EQE dword 3:
  * mthca's eq code port_change) on the EQ that MAP_EQ routed event 9 to.  The
  * INIT_IB inbox as mthca's cmd code mthca_INIT_IB and mthca's qp code init_port
- * fill it from QUERY_DEV_LIM.  The EQ is built as suite "eq" builds it
- * (mthca's struct mthca_eq_context).
+ * fill it from QUERY_DEV_LIM.  The EQ: conformance.c's eq_create_unarmed.
  */
 #include "conformance.h"
 
@@ -14,7 +13,6 @@
 #define OP_CLOSE_IB		0x00a
 #define OP_SET_IB		0x00c
 #define OP_MAP_EQ		0x012
-#define OP_SW2HW_EQ		0x013
 #define OP_HW2SW_EQ		0x014
 
 #define PORT_MPT_IDX		(RSVD_MPT + 41)
@@ -49,25 +47,6 @@ static void check_port_eqe(unsigned int n, unsigned int port,
 			e[1], e[3], get32(e + 0x0c), e[0x1f]);
 }
 
-static void event_queue(uint32_t lkey)
-{
-	struct arbel_dma_page *pg = page_alloc();
-	uint8_t *m = inbox->va;
-	unsigned int i;
-
-	check_status(map_pages(OP_MAP_ICM, &pg, 1, EQC_BASE), ST_OK,
-		     "MAP_ICM the EQ context page");
-	for (i = 0; i < 8; i++)
-		ev(i)[0x1f] = 0x80;
-	memset(m, 0, 0x40);
-	put32(m + 0x00, (1u << 24) | (1u << 18));	/* owner HW, not armed */
-	put64(m + 0x04, evbuf->pa);
-	put32(m + 0x0c, 3u << 24);			/* 8 EQEs */
-	put32(m + 0x18, 7);
-	put32(m + 0x1c, lkey);
-	check_status(cmd(OP_SW2HW_EQ, 0, inbox->pa, 0, 0), ST_OK, "SW2HW_EQ");
-}
-
 void suite_ports(void)
 {
 	uint32_t hw = hw_key(PORT_MPT_IDX, 5);
@@ -88,7 +67,7 @@ void suite_ports(void)
 	mpt_build(e, MPT_LR | MPT_LW | MPT_PA, 0, hw, 7, evbuf->pa, PAGE, 0);
 	check_status(sw2hw(PORT_MPT_IDX, e), ST_OK,
 		     "SW2HW_MPT the EQ buffer (physical region)");
-	event_queue(lkey_of(hw));
+	eq_create_unarmed(evbuf->va, evbuf->pa, lkey_of(hw));
 	check_status(cmd(OP_MAP_EQ, 0, 1ull << EV_PORT, 0, 0), ST_OK,
 		     "MAP_EQ event 9 (port state change) to EQ 0");
 

@@ -65,11 +65,9 @@ lane1() {
 	# exhaustion, which verbs runs
 	run_stage verbs-6.12 on 6.12 verbs env MODULE_ARGS=polling=1 \
 		TEST_ARGS=--no-enomem tests/verbs/run.sh
-	# Debian's 6.12 ib_mthca comes up and registers memory on the stub,
-	# but its rmmod can hang (README, "Kernels"): skipped
-	run_stage mthca-6.12 on 6.12 mthca env NO_UNLOAD="rmmod ib_mthca \
-can hang: ib_sa's ClassPortInfo MAD never completes (the stub has no \
-send data path)" tests/mthca/run.sh
+	# Debian's 6.12 ib_mthca comes up, registers memory on the stub, sees
+	# a port bounce (its SA client's MAD completes) and goes away
+	run_stage mthca-6.12 on 6.12 mthca tests/mthca/run.sh
 	run_stage conformance-6.12 on 6.12 conformance tests/stub/run.sh
 	run_stage bringup-6.12 on 6.12 bringup tests/vm/bringup.sh
 	run_stage mthca tests/mthca/run.sh

@@ -103,7 +103,7 @@ def self_test(k):
         ktap.run_unittest(suite, sub)
 
 
-TEARDOWN_CHECKS = ('all undone', 'teardown ends')
+TEARDOWN_CHECKS = ('all undone', 'teardown ends', 'MAD sent')
 
 
 def judge_mthca(k, args):

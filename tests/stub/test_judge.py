@@ -208,6 +208,24 @@ class MthcaPortEvents(unittest.TestCase):
                 self.assertTrue(failed(tc.mthca_port_events(entries(lines))))
 
 
+class MthcaSends(unittest.TestCase):
+    SEND = '#60 SEND qp=0x42 wqes=1 cqes=1'
+    CQE = '#59 CQE cq=0x80 index=0 qp=0x42 opcode=0x0a'
+    EQE_COMP = '#61 EQE eq=1 type=0x00 irq=msix:1'
+
+    def test_completed_sends_pass(self):
+        self.assertEqual(failed(tc.mthca_sends(
+            entries([self.CQE, self.SEND, self.EQE_COMP]))), [])
+
+    def test_missing_completion_fails(self):
+        for lines in ([self.CQE, self.EQE_COMP],
+                      [self.SEND.replace('cqes=1', 'cqes=0'), self.EQE_COMP],
+                      [self.CQE, self.SEND],
+                      [self.SEND, self.EQE_COMP.replace('0x00', '0x0a')]):
+            with self.subTest(lines=lines):
+                self.assertTrue(failed(tc.mthca_sends(entries(lines))))
+
+
 class MthcaInterrupt(unittest.TestCase):
     def test_delivery_matches(self):
         for how, eqe in (('msix', EQE_MSIX), ('intx', EQE_INTX)):

@@ -260,10 +260,27 @@ def mthca_port_events(entries):
              f'{len(inits)} INIT_IB; without the EQE: {missing[:3]}')]
 
 
+def mthca_sends(entries):
+    """The MADs ib_mthca's MAD layer sent (the SA client's queries after
+    the port bounce): every WQE of every send doorbell completed as a CQE
+    (MADs are sent signaled), and the completions raised events (EQE type
+    0x00) -- Documentation/arbel-stub.rst, "Send completions"."""
+    sends = [e for e in entries if e.name == 'SEND']
+    short = [e.raw for e in sends
+             if e.fields.get('cqes') != e.fields.get('wqes')]
+    comp = sum(1 for e in entries
+               if e.name == 'EQE' and e.fields.get('type') == '0x00')
+    return [('ib_mthca: every MAD sent completes as a CQE, with an event',
+             bool(sends) and not short and comp > 0,
+             f'{len(sends)} send doorbells, {comp} completion EQEs; '
+             f'not completed: {short[:3]}')]
+
+
 def mthca_msix(entries):
-    """ib_mthca on the default stub (MSI-X capability present)."""
+    """ib_mthca on the default stub (MSI-X capability present), with the
+    port bounce of the mthca stage."""
     return (mthca_sequence(entries) + mthca_interrupt(entries, 'msix') +
-            mthca_port_events(entries))
+            mthca_port_events(entries) + mthca_sends(entries))
 
 
 def mthca_intx(entries):

@@ -70,7 +70,6 @@ lane1() {
 	run_stage mthca-6.12 on 6.12 mthca tests/mthca/run.sh
 	run_stage conformance-6.12 on 6.12 conformance tests/stub/run.sh
 	run_stage bringup-6.12 on 6.12 bringup tests/vm/bringup.sh
-	run_stage mthca tests/mthca/run.sh
 	# in event mode; the failure-path suites run on the debug kernel
 	# (same 6.1 source) in the debug stage, and on 6.12 in verbs-6.12
 	run_stage verbs env TEST_ARGS="--enomem-secs 240 --skip-suites \
@@ -81,6 +80,7 @@ test_bad_inputs,test_fw_faults,test_stress,test_removal,test_fail_policy" \
 lane2() {
 	run_stage conformance tests/stub/run.sh
 	run_stage bringup tests/vm/bringup.sh
+	run_stage mthca tests/mthca/run.sh
 	# the failure-path verbs suites on the debug kernel (its build is
 	# shared with kunit-x86, whichever stage comes first)
 	run_stage debug scripts/debug-check.sh

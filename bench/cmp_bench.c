@@ -24,6 +24,10 @@
  * It judges nothing; exit status non-zero only when it cannot run.
  *
  *   cmp_bench -d DEV [-t SECS] [-r REPEATS] [-m MAX_SIZE_MIB] [-L MAX_LIVE]
+ *             [-s SIZE_KIB]
+ *
+ * -s runs the one row of that size on 4 KiB pages and nothing else, and
+ * reserves no huge pages (for a profile of one size: bench/profile.sh).
  */
 
 #define _GNU_SOURCE
@@ -327,9 +331,10 @@ int main(int argc, char **argv)
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
 	int opt, i, huge, rc = 0;
+	size_t only = 0;
 	long hp, n;
 
-	while ((opt = getopt(argc, argv, "d:t:r:m:L:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:t:r:m:L:s:")) != -1) {
 		switch (opt) {
 		case 'd':
 			devname = optarg;
@@ -346,8 +351,11 @@ int main(int argc, char **argv)
 		case 'L':
 			max_live = atol(optarg);
 			break;
+		case 's':
+			only = strtoul(optarg, NULL, 0) * KiB;
+			break;
 		default:
-			fprintf(stderr, "usage: %s -d DEV [-t SECS] [-r REPEATS] [-m MAX_SIZE_MIB] [-L MAX_LIVE]\n",
+			fprintf(stderr, "usage: %s -d DEV [-t SECS] [-r REPEATS] [-m MAX_SIZE_MIB] [-L MAX_LIVE] [-s SIZE_KIB]\n",
 				argv[0]);
 			return 2;
 		}
@@ -365,10 +373,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* 1 GiB of 2 MiB pages, and some room */
-	hp = arbel_hugetlb_reserve(max_size / (2 * MiB) + 8);
+	hp = only ? 0 : arbel_hugetlb_reserve(max_size / (2 * MiB) + 8);
 	printf("BENCH {\"kind\": \"info\", \"device\": \"%s\", \"stub_counter\": %s, \"nr_hugepages\": %ld, \"secs\": %.2f, \"repeats\": %d}\n",
 	       devname, have_stub ? "true" : "false", hp, secs, repeats);
 
+	if (only) {
+		rc = row(pd, only, 0) ? 1 : 0;
+		goto out;
+	}
 	for (huge = 0; huge <= 1; huge++)
 		for (i = 0; i < (int)ARRAY_SIZE(sizes); i++)
 			if (sizes[i] <= max_size && row(pd, sizes[i], huge))
@@ -380,6 +392,7 @@ int main(int argc, char **argv)
 	for (n = 100; n <= max_live; n *= 10)
 		if (live(pd, n) < 0)
 			rc = 1;
+out:
 	ibv_dealloc_pd(pd);
 	ibv_close_device(ctx);
 	return rc;

@@ -9,7 +9,7 @@
 #
 #   bench/profile.sh                         arbel and mthca, 4 KiB pages
 #   PROFILE_DRIVERS="arbel" bench/profile.sh
-#   PROFILE_ARGS="-t 1 -r 1 -m 16 -L 100" bench/profile.sh
+#   PROFILE_ARGS="-t 4 -r 1 -s 1024" bench/profile.sh    one size: 1 MiB
 #
 # Output: build/profile/NAME.txt (each VM's output, the report at its end).
 
@@ -38,7 +38,8 @@ mthca=$(tests/mthca/find-ko.sh || true)
 [ -z "$mthca" ] || cp "$mthca" "$BIN/"
 
 # record, then report: the samples by symbol, children not folded in
-prof="perf record -q -e cpu-clock -F 2000 -a -o /tmp/perf.data -- /opt/arbel/bin/cmp_bench $args -d \$dev >/dev/null
+prof="perf record -q -e cpu-clock -F 2000 -a -o /tmp/perf.data -- /opt/arbel/bin/cmp_bench $args -d \$dev >/tmp/bench.out
+grep -o '\"size\": [0-9]*, .*\"us\": \[[^]]*\]' /tmp/bench.out | sed 's/^/cycle: /'
 perf report -i /tmp/perf.data --stdio --no-children --sort sym --percent-limit 0.5 2>/dev/null | grep -v '^#' | grep -v '^\$' | head -n $top"
 for d in $DRIVERS; do
 	load=0
@@ -56,5 +57,6 @@ for d in $DRIVERS; do
 	GUEST_BIN=$BIN VM_OUT=$OUT/vm-$d LOAD=$load CMD="$cmd" \
 		scripts/vm/run.sh >"$OUT/$d.txt" 2>"$OUT/$d.err" || true
 	echo "== $d: cmp_bench $args, top $top symbols (% of samples, all CPUs)"
-	sed -n '/%/p' "$OUT/$d.txt" | tail -n "$top"
+	grep '^cycle: ' "$OUT/$d.txt" || true
+	sed -n '/%/p' "$OUT/$d.txt" | grep -v '^cycle: ' | tail -n "$top"
 done

@@ -62,6 +62,13 @@ busy() {
 	echo "loadavg $(cut -d' ' -f1-3 /proc/loadavg), compiler/make/qemu processes: $n"
 }
 
+# CPU time the host took from this machine (steal, /proc/stat), in ticks,
+# and all ticks: a shared host's noise, as a share of the run
+cpu_ticks() {
+	awk '/^cpu /{t = 0; for (i = 2; i <= NF; i++) t += $i; print $9, t}' /proc/stat
+}
+read -r steal0 total0 < <(cpu_ticks)
+
 {
 	echo "== conditions"
 	echo "date:  $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
@@ -105,7 +112,11 @@ else echo \"BENCH-NA ib_mthca registered no device on the stub: \$(dmesg | grep 
 	echo "# vm exit status $rc" >>"$OUT/$d.txt"
 	runs+=("$d=$OUT/$d.txt")
 done
-echo "after: $(busy)" >>"$OUT/conditions.txt"
+read -r steal1 total1 < <(cpu_ticks)
+{
+	echo "after: $(busy)"
+	echo "steal: $(( (steal1 - steal0) * 100 / (total1 - total0 + 1) ))% of the host CPU time during the run went to other guests (/proc/stat)"
+} >>"$OUT/conditions.txt"
 
 python3 bench/compare.py --out "$OUT/results.json" \
 	--conditions "$OUT/conditions.txt" "${runs[@]}" | tee "$OUT/table.txt"

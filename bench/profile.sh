@@ -29,13 +29,10 @@ PERF=$(command -v perf) || { echo "profile: no perf on the host (apt-get install
 export VM_MEM=${VM_MEM:-3G} VM_SMP=1 TIMEOUT=${TIMEOUT:-1800}
 export VM_PROVIDERS=mthca VM_EXTRA_BINS="$PERF" STUB=trace=
 
-[ -f build/module/arbel.ko ] || scripts/build-module.sh --test >&2
-scripts/setup.sh verbs >&2
-rm -rf "$BIN"
-mkdir -p "$OUT" "$BIN"
-make -s -C bench O="$BIN"
-mthca=$(tests/mthca/find-ko.sh || true)
-[ -z "$mthca" ] || cp "$mthca" "$BIN/"
+# shellcheck source=bench/guest-bin.sh
+. bench/guest-bin.sh
+mkdir -p "$OUT"
+bench_guest_bin "$BIN"
 
 # record, then report: the samples by symbol, children not folded in
 prof="perf record -q -e cpu-clock -F 2000 -a -o /tmp/perf.data -- /opt/arbel/bin/cmp_bench $args -d \$dev >/tmp/bench.out

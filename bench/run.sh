@@ -46,14 +46,10 @@ export VM_MODULES="rdma_rxe dummy crc32_generic" VM_PROVIDERS="mthca rxe" VM_EXT
 # no per-command trace file: its I/O would be inside the timed loops
 export STUB=trace=
 
-[ -f build/module/arbel.ko ] || scripts/build-module.sh --test >&2
-scripts/setup.sh verbs >&2
-rm -rf "$BIN"
-mkdir -p "$OUT" "$BIN"
-make -s -C bench O="$BIN"
-rm -f "$BIN/reg_bench"
-mthca=$(tests/mthca/find-ko.sh || true)
-[ -z "$mthca" ] || cp "$mthca" "$BIN/"
+# shellcheck source=bench/guest-bin.sh
+. bench/guest-bin.sh
+mkdir -p "$OUT"
+bench_guest_bin "$BIN"
 
 busy() {
 	local n

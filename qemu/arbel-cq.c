@@ -46,7 +46,6 @@
 #define CQC_ARMED_SOL           0x4
 
 /* the arm doorbell's first dword */
-#define CQ_DB_CQN_MASK          0xffffffu
 #define CQ_DB_CMD_SHIFT         24
 #define CQ_DB_CMD_MASK          0x7u
 #define CQ_DB_REQ_NOT_SOL       1
@@ -55,7 +54,6 @@
 /* event types: a completion, a CQ error (the CQE could not be written) */
 #define EV_COMP                 0x00
 #define EV_CQ_ERROR             0x04
-#define CQE_OWNER               0x1f
 #define CQC_LOGSIZE_SHIFT       24
 #define CQC_LOGSIZE_MASK        0x1f
 
@@ -289,7 +287,7 @@ void arbel_cq_complete(ArbelState *s, uint32_t cqn, const uint8_t *cqe,
         return;
     }
     memcpy(e, cqe, sizeof(e));
-    e[CQE_OWNER] = 0;
+    e[ARBEL_CQE_OWNER] = 0;
     pi = ldl_be_p(ctx + CQC_PI);
     log = ldl_be_p(ctx + CQC_LOGSIZE) >> CQC_LOGSIZE_SHIFT & CQC_LOGSIZE_MASK;
     req.key = ldl_be_p(ctx + CQC_LKEY);
@@ -308,7 +306,7 @@ void arbel_cq_complete(ArbelState *s, uint32_t cqn, const uint8_t *cqe,
         return;
     }
     arbel_trace_note(s, "CQE cq=0x%x index=%u qp=0x%x opcode=0x%02x", cqn,
-                     pi, ldl_be_p(cqe) & CQ_DB_CQN_MASK,
+                     pi, ldl_be_p(cqe + ARBEL_CQE_MY_QPN) & ARBEL_QPN_MASK,
                      cqe[ARBEL_CQE_OPCODE]);
     stl_be_p(ctx + CQC_PI, pi + 1);
     armed = arbel_cqc_state(ctx);
@@ -331,7 +329,7 @@ void arbel_cq_complete(ArbelState *s, uint32_t cqn, const uint8_t *cqe,
  */
 void arbel_cq_doorbell(ArbelState *s, uint32_t cmd_cqn, uint32_t ci)
 {
-    uint32_t cqn = cmd_cqn & CQ_DB_CQN_MASK;
+    uint32_t cqn = cmd_cqn & ARBEL_QPN_MASK;
     unsigned int c = cmd_cqn >> CQ_DB_CMD_SHIFT & CQ_DB_CMD_MASK;
     uint8_t ctx[ARBEL_CQC_SIZE];
     uint64_t va;

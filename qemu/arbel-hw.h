@@ -60,6 +60,8 @@ typedef struct ArbelState ArbelState;
 #define ARBEL_CQE_WQE           0x18    /*   the WQE's address, be32 */
 #define ARBEL_CQE_OPCODE        0x1c    /*   the WQE's opcode */
 #define ARBEL_CQE_IS_SEND       0x1d    /*   0x80: a send completion */
+#define ARBEL_CQE_OWNER         0x1f    /*   bit 7 set: the HCA's */
+#define ARBEL_QPN_MASK          0xffffffu /* QP and CQ numbers: 24 bits */
 #define ARBEL_SRQC_SIZE         0x20    /* = QUERY_DEV_LIM SRQC entry size */
 #define ARBEL_QPC_SIZE          0x100   /* QP/EE context, after 8 bytes of */
 #define ARBEL_QP_PARAM_HDR      0x08    /* opt_param_mask and a reserved dword */

@@ -108,7 +108,7 @@ void arbel_send_doorbell(ArbelState *s, uint32_t head_op, uint32_t qpn_size)
     mask = (1u << (ctx[QPC_SQ_SIZE_STRIDE] >> 3)) - 1;
     shift = (ctx[QPC_SQ_SIZE_STRIDE] & 7) + 4;
     lkey = ldl_be_p(ctx + QPC_WQE_LKEY);
-    cqn = ldl_be_p(ctx + QPC_CQN_SND) & 0xffffff;
+    cqn = ldl_be_p(ctx + QPC_CQN_SND) & ARBEL_QPN_MASK;
     base = ldl_be_p(ctx + QPC_SND_WQE_BASE);
     ssc = ldl_be_p(ctx + QPC_PARAMS1) & QPC_SSC;
 

@@ -38,7 +38,7 @@ import sys
 import time
 import unittest
 
-from arbeltest import ktap
+from arbeltest import dbgwin, ktap
 from bringup_guest import Klog, Stub, run
 
 KO = '/opt/arbel/bin/ib_mthca.ko'
@@ -105,19 +105,22 @@ def uverbs_files():
     return out
 
 
-# the debug window's port event register: port in bits 7:0, 0x100 = active
-# (Documentation/arbel-stub.rst, "Debug window")
-DBG_PORT_EVENT, DBG_PORT_EVENTS = '0x300', '0x304'
 RMMOD_LIMIT = 60        # seconds; the rmmod of a healthy device takes < 5
 
 
-def port_bounce(k, stub):
-    """Port 1 down, then active: the MAD layer's SA client queries the
-    SA's ClassPortInfo on the GSI QP once the port is active again."""
-    before = int(stub.say('read', DBG_PORT_EVENTS), 0)
-    stub.do('write', DBG_PORT_EVENT, '1')
-    stub.do('write', DBG_PORT_EVENT, '0x101')
-    after = int(stub.say('read', DBG_PORT_EVENTS), 0)
+def port_bounce(k):
+    """Port 1 down, then active, through the stub's debug window: the MAD
+    layer's SA client queries the SA's ClassPortInfo on the GSI QP once
+    the port is active again."""
+    up = dbgwin.registers()['ARBEL_DBG_PORT_EVENT_UP']
+    win = dbgwin.DebugWindow()
+    try:
+        before = win.read('PORT_EVENTS')
+        win.write('PORT_EVENT', 1)
+        win.write('PORT_EVENT', 1 | up)
+        after = win.read('PORT_EVENTS')
+    finally:
+        win.close()
     k.check(after == before + 2,
             'port bounce: the stub posted port 1 down and active',
             f'port events posted: {before} before, {after} after')
@@ -146,7 +149,7 @@ def unload_and_cycles(k, stub, n):
             ', '.join(held))
     if held:
         return
-    port_bounce(k, stub)
+    port_bounce(k)
     rc, out = rmmod_bounded()
     k.check(rc == 0 and not loaded(),
             'rmmod after the port bounce: ib_mthca removed', f'{rc}: {out}')

@@ -18,7 +18,7 @@ static void keys_test_first_and_exhaustion(struct kunit *test)
 	u32 key, i;
 
 	/* 16 slots, 4 reserved: slots 4..15, first key rol8(4) */
-	arbel_keys_init(&keys, 16, 4);
+	KUNIT_ASSERT_EQ(test, arbel_keys_init(&keys, 16, 4), 0);
 	KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &key), 0);
 	KUNIT_EXPECT_EQ(test, key, 0x00000400u);
 	for (i = 5; i < 16; i++) {
@@ -36,7 +36,7 @@ static void keys_test_tag_rotation(struct kunit *test)
 	struct arbel_keys keys;
 	u32 a, b;
 
-	arbel_keys_init(&keys, 16, 4);
+	KUNIT_ASSERT_EQ(test, arbel_keys_init(&keys, 16, 4), 0);
 	KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &a), 0);	/* slot 4 */
 	KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &b), 0);	/* slot 5 */
 	KUNIT_EXPECT_EQ(test, a, 0x00000400u);
@@ -70,7 +70,7 @@ static void keys_test_tag_in_high_bits(struct kunit *test)
 	 * 256 reuses the tag is 256 << 17 = 0x02000000, hw 0x02000010,
 	 * key rol8 = 0x00001002 (the tag reaches the key's low byte).
 	 */
-	arbel_keys_init(&keys, 1 << 17, 16);
+	KUNIT_ASSERT_EQ(test, arbel_keys_init(&keys, 1 << 17, 16), 0);
 	for (i = 0; i < 256; i++) {
 		KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &key), 0);
 		arbel_key_free(&keys, key);
@@ -82,34 +82,35 @@ static void keys_test_tag_in_high_bits(struct kunit *test)
 }
 
 /*
- * Finding 5 of issue #11: the entry that will hold a slot's next tag exists
- * from the moment the slot is handed out, so arbel_key_free() only
- * overwrites it (no allocation, nothing that can fail).  Before, the first
- * free of a slot allocated the entry and ignored a failure: the next key
- * of that slot could equal the old one.
+ * Finding 5 of issue #11: the place that holds a slot's next tag exists
+ * before the slot is freed, so arbel_key_free() only stores into it (no
+ * allocation, nothing that can fail).  Before, the first free of a slot
+ * allocated the entry and ignored a failure: the next key of that slot
+ * could equal the old one.  Now every slot's tag is in the array made by
+ * arbel_keys_init(), zero until the slot is first freed.
  */
-static void keys_test_tag_stored_at_alloc(struct kunit *test)
+static void keys_test_tag_stored_without_memory(struct kunit *test)
 {
 	struct arbel_keys keys;
-	void *entry;
 	u32 a, b;
 
-	arbel_keys_init(&keys, 16, 4);
+	KUNIT_ASSERT_EQ(test, arbel_keys_init(&keys, 16, 4), 0);
+	KUNIT_ASSERT_NOT_NULL(test, keys.tags);
+	KUNIT_EXPECT_EQ(test, keys.tags[4], 0u);
+	KUNIT_EXPECT_EQ(test, keys.tags[15], 0u);
 	KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &a), 0);	/* slot 4 */
-	entry = xa_load(&keys.tags, 4);
-	KUNIT_ASSERT_TRUE(test, xa_is_value(entry));
-	KUNIT_EXPECT_EQ(test, xa_to_value(entry), 0ul);
-	KUNIT_EXPECT_NULL(test, xa_load(&keys.tags, 5));	/* never used */
+	KUNIT_EXPECT_EQ(test, a, 0x00000400u);
 
-	/* free needs no memory now: it only overwrites the entry */
+	/* free stores the next tag, 16 (one table size on) */
 	arbel_key_free(&keys, a);
-	entry = xa_load(&keys.tags, 4);
-	KUNIT_ASSERT_TRUE(test, xa_is_value(entry));
-	KUNIT_EXPECT_EQ(test, xa_to_value(entry), 16ul);
+	KUNIT_EXPECT_EQ(test, keys.tags[4], 16u);
+	KUNIT_EXPECT_EQ(test, keys.tags[5], 0u);		/* never used */
 	KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &b), 0);
 	KUNIT_EXPECT_EQ(test, b, 0x00001400u);		/* hw 0x14 */
 	arbel_key_free(&keys, b);
+	KUNIT_EXPECT_EQ(test, keys.tags[4], 32u);
 	arbel_keys_destroy(&keys);
+	KUNIT_EXPECT_NULL(test, keys.tags);
 }
 
 /*
@@ -146,7 +147,7 @@ static struct kunit_case keys_cases[] = {
 	KUNIT_CASE(keys_test_first_and_exhaustion),
 	KUNIT_CASE(keys_test_tag_rotation),
 	KUNIT_CASE(keys_test_tag_in_high_bits),
-	KUNIT_CASE(keys_test_tag_stored_at_alloc),
+	KUNIT_CASE(keys_test_tag_stored_without_memory),
 	KUNIT_CASE(pd_test_range),
 	{}
 };

@@ -10,23 +10,23 @@
 #include <linux/idr.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
-#include <linux/xarray.h>
 
 /**
  * struct arbel_keys - MPT slots and the tag each slot's next key carries
  * @slots: free slots in [@reserved, @num_mpts)
- * @tags: per slot that has been freed, the tag bits of its next key
+ * @tags: per slot, the tag bits of its next key (0 until it is first
+ *	  freed); written only by the slot's owner, in arbel_key_free()
  * @num_mpts: MPT table size, a power of two
  * @reserved: slots the firmware keeps (0 .. @reserved - 1)
  */
 struct arbel_keys {
 	struct ida slots;
-	struct xarray tags;
+	u32 *tags;
 	u32 num_mpts;
 	u32 reserved;
 };
 
-void arbel_keys_init(struct arbel_keys *keys, u32 num_mpts, u32 reserved);
+int arbel_keys_init(struct arbel_keys *keys, u32 num_mpts, u32 reserved);
 void arbel_keys_destroy(struct arbel_keys *keys);
 int arbel_key_alloc(struct arbel_keys *keys, u32 *key);
 void arbel_key_free(struct arbel_keys *keys, u32 key);

@@ -7,8 +7,13 @@
  * them.  Each time a slot is freed its tag advances by num_mpts (wrapping
  * at 2^32), so the next key for that slot differs from every key it had
  * in the last 2^32 / num_mpts uses: a stale lkey or rkey held by anyone
- * no longer matches the MPT and the HCA refuses it.  The tag's storage is
- * allocated when the slot is first taken, never on free.
+ * no longer matches the MPT and the HCA refuses it.  The tags live in one
+ * array, a u32 per slot, allocated with the allocator: freeing a key
+ * only stores into it, so it needs no memory and cannot fail.  (An
+ * xarray of tags, filled as slots are first used, cost about 2 % of a
+ * 4 KiB registration cycle in its lookups and stores, and more memory
+ * than the array once most slots have been used:
+ * Documentation/benchmarks.rst, "Guest instructions".)
  *
  * MTT: the MTT table is handed out in segments of ARBEL_MTT_SEG_ENTRIES
  * (8 entries, 64 bytes, a cache line) by the kernel's genalloc, first fit,
@@ -26,6 +31,7 @@
 #include <linux/errno.h>
 #include <linux/log2.h>
 #include <linux/minmax.h>
+#include <linux/slab.h>
 #include <kunit/visibility.h>
 
 #include <arbel/alloc.h>
@@ -38,14 +44,18 @@
  * @num_mpts: MPT table size, a power of two
  * @reserved: firmware-reserved slots at the start of the table
  *
- * Context: any.
+ * Context: process.
+ * Return: 0 or -ENOMEM (the tag array: 4 bytes per slot).
  */
-void arbel_keys_init(struct arbel_keys *keys, u32 num_mpts, u32 reserved)
+int arbel_keys_init(struct arbel_keys *keys, u32 num_mpts, u32 reserved)
 {
+	keys->tags = kvcalloc(num_mpts, sizeof(*keys->tags), GFP_KERNEL);
+	if (!keys->tags)
+		return -ENOMEM;
 	ida_init(&keys->slots);
-	xa_init(&keys->tags);
 	keys->num_mpts = num_mpts;
 	keys->reserved = reserved;
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_keys_init);
 
@@ -59,7 +69,8 @@ void arbel_keys_destroy(struct arbel_keys *keys)
 {
 	WARN_ON(!ida_is_empty(&keys->slots));
 	ida_destroy(&keys->slots);
-	xa_destroy(&keys->tags);
+	kvfree(keys->tags);
+	keys->tags = NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_keys_destroy);
 
@@ -68,39 +79,20 @@ EXPORT_SYMBOL_IF_KUNIT(arbel_keys_destroy);
  * @keys: the allocator
  * @key: receives the key (lkey/rkey form)
  *
- * The first use of a slot also creates the entry that keeps its tag.
- *
  * Context: process (may sleep for memory).
- * Return: 0, or -ENOMEM when every slot is taken or the tag entry cannot
- * be allocated (then nothing is taken).
+ * Return: 0, or -ENOMEM when every slot is taken or the IDA cannot
+ * allocate (then nothing is taken).
  */
 int arbel_key_alloc(struct arbel_keys *keys, u32 *key)
 {
 	int slot;
 
-	void *tag;
-	int err;
-
 	slot = ida_alloc_range(&keys->slots, keys->reserved,
 			       keys->num_mpts - 1, GFP_KERNEL);
 	if (slot < 0)
 		return slot == -ENOSPC ? -ENOMEM : slot;
-
-	/*
-	 * The entry that arbel_key_free() will overwrite with the next tag
-	 * is created here, where a failure can still be reported: freeing
-	 * then needs no memory and cannot lose the tag.
-	 */
-	tag = xa_load(&keys->tags, slot);
-	if (!tag) {
-		tag = xa_mk_value(0);
-		err = xa_err(xa_store(&keys->tags, slot, tag, GFP_KERNEL));
-		if (err) {
-			ida_free(&keys->slots, slot);
-			return err;
-		}
-	}
-	*key = arbel_hw_to_key(slot | xa_to_value(tag));
+	/* the slot is ours until arbel_key_free(): so is its tag */
+	*key = arbel_hw_to_key(slot | keys->tags[slot]);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_key_alloc);
@@ -115,14 +107,9 @@ EXPORT_SYMBOL_IF_KUNIT(arbel_key_alloc);
 void arbel_key_free(struct arbel_keys *keys, u32 key)
 {
 	u32 slot = arbel_key_slot(key, keys->num_mpts);
-	u32 tag = arbel_key_tag(key, keys->num_mpts) + keys->num_mpts;
 
-	/*
-	 * arbel_key_alloc() created the entry: replacing it allocates
-	 * nothing (gfp 0), so the store cannot fail for want of memory.
-	 */
-	WARN_ON_ONCE(xa_is_err(xa_store(&keys->tags, slot, xa_mk_value(tag),
-					0)));
+	/* before the slot is free again: ida_free() orders the store */
+	keys->tags[slot] = arbel_key_tag(key, keys->num_mpts) + keys->num_mpts;
 	ida_free(&keys->slots, slot);
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_key_free);

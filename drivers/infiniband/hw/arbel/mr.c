@@ -30,7 +30,10 @@ int arbel_mr_init_table(struct arbel_dev *adev)
 	const struct arbel_icm_place *mtt = &adev->layout.t[ARBEL_ICM_MTT];
 	int err;
 
-	arbel_keys_init(&adev->keys, 1U << mpt->log_num, 1U << mpt->log_rsvd);
+	err = arbel_keys_init(&adev->keys, 1U << mpt->log_num,
+			      1U << mpt->log_rsvd);
+	if (err)
+		return err;
 	err = arbel_mtt_pool_init(&adev->mtt, 1U << mtt->log_num,
 				  1U << mtt->log_rsvd);
 	if (err)

@@ -42,15 +42,19 @@
 
 #define ARBEL_CMD_POLL_US	10
 
-/* The opcodes the driver issues, each with a debugfs directory. */
+/*
+ * The opcodes the driver issues, each with a debugfs directory.  Every
+ * command looks its opcode up here, front to back: the registration
+ * path's come first.
+ */
 static const u16 arbel_cmd_tracked[ARBEL_CMD_NR_TRACKED] = {
+	ARBEL_CMD_SW2HW_MPT, ARBEL_CMD_HW2SW_MPT, ARBEL_CMD_WRITE_MTT,
+	ARBEL_CMD_MAP_ICM, ARBEL_CMD_UNMAP_ICM, ARBEL_CMD_QUERY_MPT,
 	ARBEL_CMD_QUERY_FW, ARBEL_CMD_ENABLE_LAM, ARBEL_CMD_MAP_FA,
 	ARBEL_CMD_UNMAP_FA, ARBEL_CMD_RUN_FW, ARBEL_CMD_QUERY_DEV_LIM,
 	ARBEL_CMD_QUERY_ADAPTER, ARBEL_CMD_SET_ICM_SIZE,
-	ARBEL_CMD_MAP_ICM_AUX, ARBEL_CMD_UNMAP_ICM_AUX, ARBEL_CMD_MAP_ICM,
-	ARBEL_CMD_UNMAP_ICM, ARBEL_CMD_INIT_HCA, ARBEL_CMD_CLOSE_HCA,
-	ARBEL_CMD_SW2HW_MPT, ARBEL_CMD_HW2SW_MPT, ARBEL_CMD_QUERY_MPT,
-	ARBEL_CMD_WRITE_MTT, ARBEL_CMD_READ_MTT, ARBEL_CMD_SYNC_TPT,
+	ARBEL_CMD_MAP_ICM_AUX, ARBEL_CMD_UNMAP_ICM_AUX, ARBEL_CMD_INIT_HCA,
+	ARBEL_CMD_CLOSE_HCA, ARBEL_CMD_READ_MTT, ARBEL_CMD_SYNC_TPT,
 	ARBEL_CMD_NOP, ARBEL_CMD_MAD_IFC, ARBEL_CMD_SW2HW_EQ,
 	ARBEL_CMD_HW2SW_EQ, ARBEL_CMD_MAP_EQ,
 };
@@ -221,12 +225,22 @@ static u32 arbel_hcr_ctrl(struct arbel_cmd_transport *cmd)
 
 static int arbel_hcr_wait_go(struct arbel_cmd_transport *cmd, u32 *ctrl)
 {
+	/* The usual case, the go bit already clear, reads no clock. */
+	*ctrl = arbel_hcr_ctrl(cmd);
+	if (!(*ctrl & ARBEL_HCR_GO))
+		return 0;
 	return read_poll_timeout(arbel_hcr_ctrl, *ctrl,
 				 !(*ctrl & ARBEL_HCR_GO), ARBEL_CMD_POLL_US,
 				 cmd->timeout_ms * USEC_PER_MSEC, false, cmd);
 }
 
-/* Write the HCR; called with cmd->lock held and the HCR free. */
+/*
+ * Write the HCR; called with cmd->lock held and the HCR free.  The HCR is
+ * in BAR 0, a memory BAR, so raw stores of big-endian values are enough:
+ * the one barrier that matters is the one before the go bit, written
+ * here (as iowrite32be() would put one before each of the seven stores,
+ * each a call).
+ */
 static void arbel_hcr_write(struct arbel_cmd_transport *cmd,
 			    const struct arbel_hcr_cmd *hc)
 {
@@ -235,11 +249,12 @@ static void arbel_hcr_write(struct arbel_cmd_transport *cmd,
 
 	arbel_hcr_pack(hc, hcr);
 	for (i = 0; i < ARBEL_HCR_CTRL; i++)
-		iowrite32be(hcr[i], cmd->hcr + i * sizeof(u32));
-	/* The parameters must reach the HCA before the go bit does. */
+		__raw_writel((__force u32)cpu_to_be32(hcr[i]),
+			     cmd->hcr + i * sizeof(u32));
+	/* The mailbox and the parameters reach the HCA before the go bit. */
 	wmb();
-	iowrite32be(hcr[ARBEL_HCR_CTRL],
-		    cmd->hcr + ARBEL_HCR_CTRL * sizeof(u32));
+	__raw_writel((__force u32)cpu_to_be32(hcr[ARBEL_HCR_CTRL]),
+		     cmd->hcr + ARBEL_HCR_CTRL * sizeof(u32));
 }
 
 /* A command timed out; called with cmd->lock held. */
@@ -301,26 +316,49 @@ static struct arbel_cmd_context *arbel_ctx_get(struct arbel_cmd_transport *cmd)
 	return ctx;
 }
 
-static void arbel_ctx_put(struct arbel_cmd_transport *cmd,
-			  struct arbel_cmd_context *ctx)
+/* Free an event-mode slot; called with cmd->ctx_lock held. */
+static void arbel_ctx_put_locked(struct arbel_cmd_transport *cmd,
+				 struct arbel_cmd_context *ctx)
 {
-	spin_lock_irq(&cmd->ctx_lock);
+	lockdep_assert_held(&cmd->ctx_lock);
 	ctx->waiting = false;
 	ctx->next = cmd->free_head;
 	cmd->free_head = ctx - cmd->contexts;
-	spin_unlock_irq(&cmd->ctx_lock);
+}
+
+/* Count a finished command in its opcode's statistics. */
+static void arbel_cmd_account(struct arbel_cmd_transport *cmd, u16 opcode,
+			      u8 status, int err, u64 ns)
+{
+	struct arbel_cmd_stats *st = arbel_cmd_stats(cmd, opcode);
+
+	lockdep_assert_held(&cmd->ctx_lock);
+	if (!st)
+		return;
+	st->n++;
+	st->total_ns += ns;
+	st->last_status = status;
+	if (err) {
+		st->failed++;
+		st->last_failed_status = status;
+		st->last_failed_errno = err;
+	}
 }
 
 /*
  * Post one command with the e bit and sleep until its completion EQE.
  * @fatal: a lost completion marks the device failed (every command but
  * the interrupt test).  Called with a slot counted down on event_sem.
+ * The slot is freed and the command counted under one hold of ctx_lock,
+ * without taking cmd->lock a second time; @ns receives its duration.
  */
 static int arbel_cmd_post_event(struct arbel_cmd_transport *cmd,
 				struct arbel_hcr_cmd *hc, u64 *out_param,
-				u8 *status, unsigned int timeout_ms, bool fatal)
+				u8 *status, unsigned int timeout_ms, bool fatal,
+				u64 *ns)
 {
 	struct arbel_cmd_context *ctx = arbel_ctx_get(cmd);
+	u64 start = ktime_get_ns();
 	u32 ctrl;
 	int err;
 
@@ -360,25 +398,14 @@ static int arbel_cmd_post_event(struct arbel_cmd_transport *cmd,
 		*out_param = ctx->out_param;
 	err = *status ? arbel_status_to_errno(*status) : 0;
 out:
-	arbel_ctx_put(cmd, ctx);
+	*ns = ktime_get_ns() - start;
+	spin_lock_irq(&cmd->ctx_lock);
+	arbel_ctx_put_locked(cmd, ctx);
+	if (!err || *status)
+		cmd->n_event++;
+	arbel_cmd_account(cmd, hc->opcode, *status, err, *ns);
+	spin_unlock_irq(&cmd->ctx_lock);
 	return err;
-}
-
-static void arbel_cmd_account(struct arbel_cmd_transport *cmd, u16 opcode,
-			      u8 status, int err, u64 ns)
-{
-	struct arbel_cmd_stats *st = arbel_cmd_stats(cmd, opcode);
-
-	if (!st)
-		return;
-	st->n++;
-	st->total_ns += ns;
-	st->last_status = status;
-	if (err) {
-		st->failed++;
-		st->last_failed_status = status;
-		st->last_failed_errno = err;
-	}
 }
 
 static int arbel_cmd_run_timeout(struct arbel_cmd_transport *cmd,
@@ -396,14 +423,9 @@ static int arbel_cmd_run_timeout(struct arbel_cmd_transport *cmd,
 		event = true;
 		trace_arbel_cmd_start(cmd->dev, hc->opcode, hc->op_mod,
 				      hc->in_mod, hc->token, 0, 0, 0, true);
-		start = ktime_get_ns();
 		err = arbel_cmd_post_event(cmd, hc, out_param, &status,
-					   timeout_ms, fatal);
-		ns = ktime_get_ns() - start;
+					   timeout_ms, fatal, &ns);
 		up(&cmd->event_sem);
-		mutex_lock(&cmd->lock);
-		if (!err || status)
-			cmd->n_event++;
 	} else {
 		up(&cmd->event_sem);
 		mutex_lock(&cmd->lock);
@@ -412,11 +434,13 @@ static int arbel_cmd_run_timeout(struct arbel_cmd_transport *cmd,
 		start = ktime_get_ns();
 		err = arbel_cmd_post(cmd, hc, out_param, &status);
 		ns = ktime_get_ns() - start;
+		mutex_unlock(&cmd->lock);
+		spin_lock_irq(&cmd->ctx_lock);
+		arbel_cmd_account(cmd, hc->opcode, status, err, ns);
+		spin_unlock_irq(&cmd->ctx_lock);
 	}
-	arbel_cmd_account(cmd, hc->opcode, status, err, ns);
 	trace_arbel_cmd_done(cmd->dev, hc->opcode, hc->op_mod, hc->in_mod,
 			     hc->token, status, err, ns, event);
-	mutex_unlock(&cmd->lock);
 
 	if (status && !arbel_status_known(status))
 		dev_warn(cmd->dev, "%s: unknown firmware status 0x%02x, reported as %d\n",

@@ -99,7 +99,9 @@ struct arbel_cmd_context {
  * @max_cmds: commands outstanding at once in event mode (2^log_max_cmds)
  * @token_mask: the slot-index bits of a token
  * @free_head: first free slot, -1 if none
- * @ctx_lock: protects the slots' @next and @waiting and @free_head
+ * @ctx_lock: protects the slots' @next and @waiting, @free_head, @stats
+ *	      and @n_event (a finished event-mode command frees its slot
+ *	      and is counted under one hold)
  * @event_sem: counts free slots; event-mode callers sleep on it
  * @n_event: commands completed through an event queue
  * @n_polled: commands completed by polling the go bit
@@ -114,7 +116,7 @@ struct arbel_cmd_context {
 struct arbel_cmd_transport {
 	struct device *dev;
 	void __iomem *hcr;
-	struct mutex lock;	/* one command at a time; @stats, @failed */
+	struct mutex lock;	/* one command on the HCR at a time; @failed */
 	struct dma_pool *pool;
 	unsigned int timeout_ms;
 	bool failed;
@@ -126,7 +128,7 @@ struct arbel_cmd_transport {
 	int max_cmds;
 	u16 token_mask;
 	int free_head;
-	spinlock_t ctx_lock;	/* @contexts' next and waiting, @free_head */
+	spinlock_t ctx_lock;	/* @contexts, @free_head, @stats, @n_event */
 	struct semaphore event_sem;
 	u64 n_event;
 	u64 n_polled;

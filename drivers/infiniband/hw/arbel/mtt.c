@@ -156,12 +156,84 @@ int arbel_mtt_icm_hold(struct arbel_dev *adev, u32 first, u32 n)
 	return 0;
 }
 
-static __be64 arbel_mtt_entry(struct ib_block_iter *biter)
+/* The MTT entry of the page at bus address @addr. */
+static __be64 arbel_mtt_entry(u64 addr)
 {
-	u64 addr = rdma_block_iter_dma_address(biter);
-
 	return cpu_to_be64(FIELD_PREP(ARBEL_MTT_ADDR, addr >> 12) |
 			   ARBEL_MTT_PRESENT);
+}
+
+/*
+ * Where MTT entry @idx goes; *@left receives how many entries fit from
+ * there to the end of its ICM block.
+ */
+static __be64 *arbel_mtt_slot(struct arbel_icm_table *tbl, u32 idx,
+			      u32 *left)
+{
+	size_t run = 0;
+	__be64 *ent;
+
+	ent = arbel_icm_table_find(tbl, idx, NULL, &run);
+	*left = run / ARBEL_MTT_ENTRY_SIZE;
+	return ent;
+}
+
+/*
+ * PAGE_SIZE entries straight from the DMA segments: ib_umem_get() pins
+ * whole pages, so every segment starts on a page and holds a whole
+ * number of them, and the region's entries are those pages in order.
+ * One store per page, where the block iterator costs a call per page
+ * (Documentation/benchmarks.rst, "Guest instructions"); mlx4 walks its
+ * segments the same way.
+ */
+static int arbel_mtt_write_pages(struct arbel_icm_table *tbl,
+				 const struct arbel_mr_hw *mr,
+				 struct ib_umem *umem)
+{
+	u32 idx = mr->mtt_first, end = mr->mtt_first + mr->mtt_n;
+	struct scatterlist *sg;
+	__be64 *ent = NULL;
+	u32 left = 0;
+	int i;
+
+	for_each_sgtable_dma_sg(&umem->sgt_append.sgt, sg, i) {
+		u64 addr = sg_dma_address(sg);
+		u32 n = sg_dma_len(sg) >> PAGE_SHIFT;
+
+		for (; n && idx < end; n--, idx++, left--) {
+			if (!left) {
+				ent = arbel_mtt_slot(tbl, idx, &left);
+				if (WARN_ON(!ent))
+					return -EIO;
+			}
+			*ent++ = arbel_mtt_entry(addr);
+			addr += PAGE_SIZE;
+		}
+	}
+	return WARN_ON(idx != end) ? -EIO : 0;
+}
+
+/* Entries of pages larger than PAGE_SIZE, through the block iterator. */
+static int arbel_mtt_write_blocks(struct arbel_icm_table *tbl,
+				  const struct arbel_mr_hw *mr,
+				  struct ib_umem *umem)
+{
+	struct ib_block_iter biter;
+	u32 idx = mr->mtt_first;
+	__be64 *ent = NULL;
+	u32 left = 0;
+
+	rdma_umem_for_each_dma_block(umem, &biter, 1UL << mr->page_shift) {
+		if (!left) {
+			ent = arbel_mtt_slot(tbl, idx, &left);
+			if (WARN_ON(!ent))
+				return -EIO;
+		}
+		*ent++ = arbel_mtt_entry(rdma_block_iter_dma_address(&biter));
+		idx++;
+		left--;
+	}
+	return 0;
 }
 
 /**
@@ -174,35 +246,27 @@ static __be64 arbel_mtt_entry(struct ib_block_iter *biter)
  * CPU stores into the held chunks, which are DMA-coherent; the write
  * barrier at the end orders them before the SW2HW_MPT command that makes
  * the HCA read them.  A chunk may be made of several blocks (icm.c): the
- * entries are written a block at a time.
+ * entries are written a block at a time.  Regions of PAGE_SIZE pages are
+ * written from the DMA segments directly, larger pages through the
+ * kernel's block iterator.
  *
  * Context: process.
+ * Return: 0, or -EIO if a chunk is not held or the segments do not add
+ * up to the region's entries (a bug: warned).
  */
-void arbel_mtt_write_direct(struct arbel_dev *adev,
-			    const struct arbel_mr_hw *mr,
-			    struct ib_umem *umem)
+int arbel_mtt_write_direct(struct arbel_dev *adev,
+			   const struct arbel_mr_hw *mr, struct ib_umem *umem)
 {
 	struct arbel_icm_table *tbl = &adev->icm[ARBEL_ICM_MTT];
-	struct ib_block_iter biter;
-	u32 idx = mr->mtt_first;
-	__be64 *ent = NULL;
-	u32 left = 0;
+	int err;
 
-	rdma_umem_for_each_dma_block(umem, &biter, 1UL << mr->page_shift) {
-		if (!left) {
-			size_t run = 0;
-
-			ent = arbel_icm_table_find(tbl, idx, NULL, &run);
-			if (WARN_ON(!ent))
-				return;
-			left = run / ARBEL_MTT_ENTRY_SIZE;
-		}
-		*ent++ = arbel_mtt_entry(&biter);
-		idx++;
-		left--;
-	}
+	if (mr->page_shift == PAGE_SHIFT)
+		err = arbel_mtt_write_pages(tbl, mr, umem);
+	else
+		err = arbel_mtt_write_blocks(tbl, mr, umem);
 	/* the entries reach memory before the command that points at them */
 	wmb();
+	return err;
 }
 
 /**
@@ -233,7 +297,7 @@ int arbel_mtt_write_cmd(struct arbel_dev *adev, const struct arbel_mr_hw *mr,
 	ent = (__be64 *)mbox->buf + ARBEL_WRITE_MTT_HDR_QWORDS;
 
 	rdma_umem_for_each_dma_block(umem, &biter, 1UL << mr->page_shift) {
-		ent[n++] = arbel_mtt_entry(&biter);
+		ent[n++] = arbel_mtt_entry(rdma_block_iter_dma_address(&biter));
 		if (n == ARBEL_WRITE_MTT_MAX_ENTRIES) {
 			err = arbel_fw_write_mtt(&adev->cmd, mbox, va, n);
 			if (err)
@@ -272,6 +336,5 @@ int arbel_mtt_write(struct arbel_dev *adev, const struct arbel_mr_hw *mr,
 		return err;
 	if (arbel_mtt_by_command())
 		return arbel_mtt_write_cmd(adev, mr, umem);
-	arbel_mtt_write_direct(adev, mr, umem);
-	return 0;
+	return arbel_mtt_write_direct(adev, mr, umem);
 }

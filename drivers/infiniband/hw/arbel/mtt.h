@@ -35,9 +35,8 @@ void arbel_mtt_icm_release(struct arbel_dev *adev);
 int arbel_mtt_icm_hold(struct arbel_dev *adev, u32 first, u32 n);
 int arbel_mtt_write(struct arbel_dev *adev, const struct arbel_mr_hw *mr,
 		    struct ib_umem *umem);
-void arbel_mtt_write_direct(struct arbel_dev *adev,
-			    const struct arbel_mr_hw *mr,
-			    struct ib_umem *umem);
+int arbel_mtt_write_direct(struct arbel_dev *adev,
+			   const struct arbel_mr_hw *mr, struct ib_umem *umem);
 int arbel_mtt_write_cmd(struct arbel_dev *adev, const struct arbel_mr_hw *mr,
 			struct ib_umem *umem);
 bool arbel_mtt_by_command(void);

@@ -6,9 +6,9 @@
 # arbel.ko is loaded and binds the emulated HCA, then every KUnit module
 # of kunit/ (kunit/x86_64/Kbuild), one after the other: KUnit runs a
 # module's suites while it loads, so the command-flow suites
-# (arbel_flow_test: kunit/cmdflow_test.c, fwflow_test.c, icmflow_test.c)
-# drive the bound HCA with faults injected through the stub's debug
-# window, and the pure suites run beside them.  Then every module is
+# (arbel_flow_test: kunit/cmdflow_test.c, fwflow_test.c, icmflow_test.c,
+# mttflow_test.c) drive the bound HCA with faults injected through the
+# stub's debug window, and the pure suites run beside them.  Then every module is
 # removed, arbel.ko last.
 #
 # The VM run goes to build/kunit-x86/ (the kernel log in dmesg.txt, the

@@ -33,7 +33,7 @@ HOOKED = ["MAINTAINERS", "drivers/infiniband/Kconfig",
           "drivers/infiniband/hw/Makefile"]
 # kunit/ files that need arbel-stub: not part of the in-tree series
 FLOW = {"flow.c", "flow.h", "cmdflow_test.c", "fwflow_test.c",
-        "icmflow_test.c"}
+        "icmflow_test.c", "mttflow_test.c"}
 DATE = "Tue, 1 Dec 2026 00:00:00 +0000"
 
 MSG1 = """RDMA/arbel: add a driver for the Mellanox InfiniHost III Ex (Arbel)

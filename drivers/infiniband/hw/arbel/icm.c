@@ -352,6 +352,7 @@ void *arbel_icm_table_find(struct arbel_icm_table *table, u32 obj,
 	mutex_unlock(&table->lock);
 	return buf;
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_icm_table_find);
 
 /**
  * arbel_icm_table_init() - set up a table and map its reserved objects

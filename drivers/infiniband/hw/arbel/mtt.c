@@ -30,6 +30,7 @@
 #include <linux/device.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <kunit/visibility.h>
 
 #include <arbel/prm.h>
 #include "arbel.h"
@@ -155,6 +156,7 @@ int arbel_mtt_icm_hold(struct arbel_dev *adev, u32 first, u32 n)
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_mtt_icm_hold);
 
 /* The MTT entry of the page at bus address @addr. */
 static __be64 arbel_mtt_entry(u64 addr)
@@ -268,6 +270,7 @@ int arbel_mtt_write_direct(struct arbel_dev *adev,
 	wmb();
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_mtt_write_direct);
 
 /**
  * arbel_mtt_write_cmd() - write a region's MTT entries with WRITE_MTT
@@ -312,6 +315,7 @@ out:
 	arbel_mailbox_free(&adev->cmd, mbox);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_mtt_write_cmd);
 
 /**
  * arbel_mtt_write() - write a region's MTT entries the configured way

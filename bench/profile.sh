@@ -5,7 +5,9 @@
 # bench/run.sh), cmp_bench under `perf record` (the host's perf, copied
 # into the guest with its libraries; cpu-clock sampling, TCG has no PMU),
 # then `perf report` of the kernel and user symbols, the top PROFILE_TOP
-# (default 25).  See Documentation/benchmarks.rst, "Profiles".
+# (default 25).  See Documentation/benchmarks.rst, "Profiles".  With the
+# default BENCH_CLOCK=icount (bench/guest-bin.sh) the guest's clock counts
+# instructions, so the samples are shares of the instructions executed.
 #
 #   bench/profile.sh                         arbel and mthca, 4 KiB pages
 #   PROFILE_DRIVERS="arbel" bench/profile.sh
@@ -31,6 +33,7 @@ export VM_PROVIDERS=mthca VM_EXTRA_BINS="$PERF" STUB=trace=
 
 # shellcheck source=bench/guest-bin.sh
 . bench/guest-bin.sh
+bench_clock
 mkdir -p "$OUT"
 bench_guest_bin "$BIN"
 

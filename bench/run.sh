@@ -16,11 +16,13 @@
 # unmodified, on the stub), rxe (rdma_rxe on a dummy netdev; the stub is
 # present but unused).
 #
-# Environment: BENCH_SECONDS (-t, default 0.5), BENCH_REPEATS (-r, default
-# 5), BENCH_MAX_MIB (-m, default 1024), BENCH_MAX_LIVE (-L, default
-# 100000), VM_MEM (default 3G), VM_SMP (default 1), TIMEOUT per VM (default
-# 1800).  Output: build/bench/ (NAME.txt: each VM's output; results.json:
-# every raw number and the conditions; table.txt: what is printed).
+# Environment: BENCH_CLOCK (icount, the default: time counts guest
+# instructions; wall: host time -- bench/guest-bin.sh), BENCH_SECONDS (-t,
+# default 0.5), BENCH_REPEATS (-r, default 5), BENCH_MAX_MIB (-m, default
+# 1024), BENCH_MAX_LIVE (-L, default 100000), VM_MEM (default 3G), VM_SMP
+# (default 1), TIMEOUT per VM (default 1800).  Output: build/bench/
+# (NAME.txt: each VM's output; results.json: every raw number and the
+# conditions; table.txt: what is printed).
 
 set -eu
 
@@ -48,6 +50,7 @@ export STUB=trace=
 
 # shellcheck source=bench/guest-bin.sh
 . bench/guest-bin.sh
+bench_clock
 mkdir -p "$OUT"
 bench_guest_bin "$BIN"
 
@@ -70,6 +73,7 @@ read -r steal0 total0 < <(cpu_ticks)
 	echo "date:  $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 	echo "host:  nproc $(nproc), $(grep -m1 '^model name' /proc/cpuinfo | sed 's/^model name[[:space:]]*:[[:space:]]*//'), kernel $(uname -r), $(free -g | awk '/^Mem:/ {print $2}') GiB"
 	echo "guest: Debian $ARBEL_KABI under QEMU TCG (scripts/vm/run.sh, q35), $VM_SMP vCPU, $VM_MEM; arbel-stub, command trace off"
+	echo "clock: $clock_desc"
 	echo "arbel: $(git describe --always --dirty 2>/dev/null || echo '?'); cmp_bench $args"
 	echo "before: $(busy)"
 } >"$OUT/conditions.txt"

@@ -13,7 +13,8 @@
  *         debug window CMD_COUNT, over 3 counted cycles after a warm-up
  *         cycle; absent without the stub); MTT entries (arbel: the
  *         driver's drv_mtt_entries from `rdma -dd res show mr`).
- *         Sizes 4 KiB .. 1 GiB on 4 KiB pages and on 2 MiB hugetlb pages.
+ *         Sizes 4 KiB .. 1 GiB on 4 KiB pages and on 2 MiB hugetlb pages;
+ *         a row on 4 KiB pages first compacts the guest's free memory.
  *   procs P processes (fork, each its own context, PD and buffer) doing
  *         the same cycle at once for -t seconds: registrations per second
  *         in all, -r times.
@@ -145,6 +146,26 @@ static void print_samples(const double *us, int n)
 	printf("]");
 }
 
+/*
+ * Before a row's buffer on 4 KiB pages is allocated: compact the guest's
+ * free memory, so that every driver's VM hands out the buffer's pages
+ * alike.  What the RDMA core's pinning and SG table cost depends on how
+ * the pages lie (a physically contiguous run is one SG entry): without
+ * this, the 16 MiB row moved by up to a quarter between boots that
+ * differed only in the driver loaded (Documentation/benchmarks.rst,
+ * "Guest instructions").  Best effort: it needs root and compaction in
+ * the kernel.
+ */
+static void compact_memory(void)
+{
+	FILE *f = fopen("/proc/sys/vm/compact_memory", "w");
+
+	if (!f)
+		return;
+	fputs("1\n", f);
+	fclose(f);
+}
+
 static int row(struct ibv_pd *pd, size_t len, bool huge)
 {
 	enum arbel_page_kind kind = huge ? ARBEL_PAGES_HUGETLB : ARBEL_PAGES_4K;
@@ -154,6 +175,8 @@ static int row(struct ibv_pd *pd, size_t len, bool huge)
 	void *buf;
 	int i;
 
+	if (!huge)
+		compact_memory();
 	buf = arbel_alloc_buf(len, kind);
 	if (!buf) {
 		printf("BENCH {\"kind\": \"row\", \"pages\": \"%s\", \"size\": %zu, \"skipped\": \"mmap%s: %s\"}\n",

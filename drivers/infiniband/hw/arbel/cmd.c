@@ -236,10 +236,10 @@ static int arbel_hcr_wait_go(struct arbel_cmd_transport *cmd, u32 *ctrl)
 
 /*
  * Write the HCR; called with cmd->lock held and the HCR free.  The HCR is
- * in BAR 0, a memory BAR, so raw stores of big-endian values are enough:
- * the one barrier that matters is the one before the go bit, written
- * here (as iowrite32be() would put one before each of the seven stores,
- * each a call).
+ * in BAR 0, a memory BAR, so raw stores of big-endian values do: the one
+ * barrier that matters, before the go bit, is written here.
+ * iowrite32be() would cost a call per store, and on weakly ordered CPUs
+ * a barrier per store as well.
  */
 static void arbel_hcr_write(struct arbel_cmd_transport *cmd,
 			    const struct arbel_hcr_cmd *hc)

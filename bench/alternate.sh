@@ -1,19 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# arbel and ib_mthca in one VM boot, taking turns: load one, run cmp_bench
-# rows (-s SIZE_KIB, 4 KiB pages), unload it, load the other, and so on,
-# ALT_ROUNDS times.  bench/run.sh boots a VM per driver; this shows what
+# arbel, ib_mthca and rdma_rxe in one VM boot, taking turns: load one,
+# run cmp_bench rows (-s SIZE_KIB, 4 KiB pages), unload it, load the
+# next, and so on, ALT_ROUNDS times.  bench/run.sh boots a VM per driver; this shows what
 # is left of a difference when both drivers meet the same guest, and how
 # much the same driver's cost moves from one turn to the next (the guest's
 # memory ages: see Documentation/benchmarks.rst, "Guest instructions").
 #
 #   bench/alternate.sh                      4 KiB, 1 MiB, 16 MiB; 2 rounds
 #   ALT_SIZES="4 64" ALT_ROUNDS=3 bench/alternate.sh
-#   ALT_ORDER="arbel mthca" bench/alternate.sh   arbel first in each round
+#   ALT_ORDER="arbel mthca" bench/alternate.sh   arbel first, no rxe
 #
 # Environment: ALT_SIZES (KiB, default "4 1024 16384"), ALT_ROUNDS
-# (default 2), ALT_ORDER (default "mthca arbel"), ALT_ARGS (cmp_bench's
+# (default 2), ALT_ORDER (default "mthca arbel rxe"), ALT_ARGS (cmp_bench's
 # -t/-r, default "-t 0.3 -r 3"), BENCH_CLOCK (bench/guest-bin.sh, default
 # icount).  Prints one line per turn and size: driver, round, size, the
 # microseconds per cycle of each repeat.  Output: build/alternate/.
@@ -29,10 +29,12 @@ OUT=$REPO/build/alternate
 BIN=$OUT/guest-bin
 sizes=${ALT_SIZES:-4 1024 16384}
 rounds=${ALT_ROUNDS:-2}
-order=${ALT_ORDER:-mthca arbel}
+order=${ALT_ORDER:-mthca arbel rxe}
 args=${ALT_ARGS:--t 0.3 -r 3}
 export VM_MEM=${VM_MEM:-3G} VM_SMP=1 TIMEOUT=${TIMEOUT:-2400}
-export VM_PROVIDERS=mthca STUB=trace=
+export VM_PROVIDERS="mthca rxe" STUB=trace=
+# rxe on a dummy netdev, as in bench/run.sh (crc32_generic: its ICRC)
+export VM_MODULES="rdma_rxe dummy crc32_generic" VM_EXTRA_BINS=ip
 
 # shellcheck source=bench/guest-bin.sh
 . bench/guest-bin.sh
@@ -48,6 +50,13 @@ for r in $(seq '"$rounds"'); do
 		case $d in
 		mthca) insmod /opt/arbel/bin/ib_mthca.ko; m=ib_mthca;;
 		arbel) insmod /opt/arbel/arbel.ko; m=arbel;;
+		rxe)
+			modprobe crc32_generic
+			modprobe rdma_rxe
+			ip link add alt0 type dummy
+			ip link set alt0 up
+			rdma link add rxe0 type rxe netdev alt0
+			m=rdma_rxe;;
 		*) echo "ALT-ERROR unknown driver $d"; exit 2;;
 		esac
 		sleep 2
@@ -57,6 +66,10 @@ for r in $(seq '"$rounds"'); do
 				grep -o "\"us\": \[[^]]*\]" | sed "s/\"us\": //")
 			echo "ALT $d round $r size_kib $s us $us"
 		done
+		if [ "$d" = rxe ]; then
+			rdma link delete rxe0
+			ip link del alt0
+		fi
 		rmmod "$m"
 		sleep 1
 	done

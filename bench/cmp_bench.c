@@ -148,13 +148,13 @@ static void print_samples(const double *us, int n)
 
 /*
  * Before a row's buffer on 4 KiB pages is allocated: compact the guest's
- * free memory, so that every driver's VM hands out the buffer's pages
- * alike.  What the RDMA core's pinning and SG table cost depends on how
- * the pages lie (a physically contiguous run is one SG entry): without
- * this, the 16 MiB row moved by up to a quarter between boots that
- * differed only in the driver loaded (Documentation/benchmarks.rst,
- * "Guest instructions").  Best effort: it needs root and compaction in
- * the kernel.
+ * free memory.  What the RDMA core's pinning and SG table cost depends on
+ * how the pages lie (a physically contiguous run is one SG entry), and
+ * the guest's free memory fragments as rows run: compacting narrows how
+ * much a row's cost grows from one turn to the next within a boot.  It
+ * does not make separate boots alike: there the large rows still move by
+ * up to a quarter (Documentation/benchmarks.rst, "Guest instructions").
+ * Best effort: it needs root and compaction in the kernel.
  */
 static void compact_memory(void)
 {

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# What bench/run.sh and bench/profile.sh put in the guest, sourced by
-# both: bench_guest_bin BIN builds the module if missing, installs the
+# What bench/run.sh, bench/profile.sh and bench/alternate.sh put in the
+# guest, sourced by each: bench_guest_bin BIN builds the module if missing, installs the
 # verbs stage's packages, builds cmp_bench into BIN (a fresh directory)
 # and copies Debian's ib_mthca.ko there if the kernel cache has it; it
 # sets $mthca to that file ("" if none).  Run from the repository root.

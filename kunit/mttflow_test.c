@@ -6,30 +6,24 @@
  * out by hand from Documentation/arbel-hw.rst, "MTT entries": the page's
  * bus address in bits 63:12, the present bit 0, big-endian.
  *
- * The pinned buffer is described by hand (DMA segments only, as in
- * pgsz_test.c): the entries are written and read back, never used for a
+ * The pinned buffer is described by hand (fake_umem.h, DMA segments
+ * only): the entries are written and read back, never used for a
  * transfer, so the addresses need no memory behind them.
  */
 
-#include <linux/scatterlist.h>
 #include <linux/sizes.h>
-#include <rdma/ib_umem.h>
 
+#include "fake_umem.h"
 #include "flow.h"
 #include "mr.h"
 #include "mtt.h"
-
-struct seg {
-	u64 dma;
-	u32 len;
-};
 
 struct mtt_case {
 	const char *name;
 	u64 va;
 	u64 length;
 	unsigned int shift;
-	struct seg seg[3];
+	struct fake_seg seg[3];
 	int nseg;
 	u64 want[4];	/* the entries, host order */
 	int nwant;
@@ -61,28 +55,6 @@ static void mtt_desc(const struct mtt_case *k, char *desc)
 
 KUNIT_ARRAY_PARAM(mtt, mtt_cases, mtt_desc);
 
-static struct ib_umem *mtt_umem(struct kunit *test, const struct mtt_case *k)
-{
-	struct scatterlist *sg;
-	struct ib_umem *umem;
-	int i;
-
-	umem = kunit_kzalloc(test, sizeof(*umem), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, umem);
-	KUNIT_ASSERT_EQ(test, sg_alloc_table(&umem->sgt_append.sgt, k->nseg,
-					     GFP_KERNEL), 0);
-	for_each_sgtable_sg(&umem->sgt_append.sgt, sg, i) {
-		sg->length = k->seg[i].len;
-		sg_dma_address(sg) = k->seg[i].dma;
-		sg_dma_len(sg) = k->seg[i].len;
-	}
-	umem->sgt_append.sgt.nents = k->nseg;
-	umem->address = k->va;
-	umem->iova = k->va;
-	umem->length = k->length;
-	return umem;
-}
-
 /* Compare the entries in ICM with the case's, then scribble over them. */
 static void mtt_check(struct kunit *test, const struct mtt_case *k,
 		      const struct arbel_mr_hw *mr, const char *how)
@@ -106,7 +78,8 @@ static void mtt_flow_entries(struct kunit *test)
 	const struct mtt_case *k = test->param_value;
 	struct flow_ctx *c = test->priv;
 	struct arbel_mr_hw mr = { .page_shift = k->shift, .mtt_n = k->nwant };
-	struct ib_umem *umem = mtt_umem(test, k);
+	struct ib_umem *umem = fake_umem(test, k->seg, k->nseg, k->va,
+					 k->length);
 	u32 cmds;
 
 	KUNIT_ASSERT_EQ(test, ib_umem_num_dma_blocks(umem, 1UL << k->shift),
@@ -128,7 +101,7 @@ static void mtt_flow_entries(struct kunit *test)
 	mtt_check(test, k, &mr, "WRITE_MTT");
 
 	arbel_mtt_free(&c->adev->mtt, mr.mtt_first, mr.mtt_n);
-	sg_free_table(&umem->sgt_append.sgt);
+	fake_umem_free(umem);
 }
 
 static struct kunit_case mtt_flow_cases[] = {

@@ -9,25 +9,18 @@
  */
 
 #include <kunit/test.h>
-#include <linux/scatterlist.h>
 #include <linux/sizes.h>
-#include <linux/slab.h>
-#include <rdma/ib_umem.h>
 
 #include <arbel/pgsz.h>
+#include "fake_umem.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
-
-struct blk {
-	u64 dma;
-	u32 len;
-};
 
 struct pgsz_case {
 	const char *name;
 	u64 va;		/* user address of the first byte */
 	u64 length;
-	struct blk blk[4];
+	struct fake_seg blk[4];
 	int nblk;
 	unsigned int shift;
 };
@@ -79,25 +72,11 @@ KUNIT_ARRAY_PARAM(pgsz, pgsz_cases, pgsz_desc);
 static void pgsz_test_choice(struct kunit *test)
 {
 	const struct pgsz_case *c = test->param_value;
-	struct scatterlist *sg;
-	struct ib_umem *umem;
-	int i;
-
-	umem = kunit_kzalloc(test, sizeof(*umem), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, umem);
-	KUNIT_ASSERT_EQ(test, sg_alloc_table(&umem->sgt_append.sgt, c->nblk,
-					     GFP_KERNEL), 0);
-	for_each_sgtable_sg(&umem->sgt_append.sgt, sg, i) {
-		sg->length = c->blk[i].len;
-		sg_dma_address(sg) = c->blk[i].dma;
-		sg_dma_len(sg) = c->blk[i].len;
-	}
-	umem->sgt_append.sgt.nents = c->nblk;
-	umem->address = c->va;
-	umem->length = c->length;
+	struct ib_umem *umem = fake_umem(test, c->blk, c->nblk, c->va,
+					 c->length);
 
 	KUNIT_EXPECT_EQ(test, arbel_mr_page_shift(umem, c->va), c->shift);
-	sg_free_table(&umem->sgt_append.sgt);
+	fake_umem_free(umem);
 }
 
 static struct kunit_case pgsz_kcases[] = {

@@ -13,7 +13,15 @@ would read as a kernel splat).
   (retried once the window is closed if it was refused), and afterwards
   nothing is left behind: the stub's hardware-owned MPTs and mapped ICM
   pages, every object in restrack and the process's pinned pages are back
-  where they were.
+  where they were.  Every cache fails but the xarray's node cache
+  (radix_tree_node): the VM boots with slub_debug=A;-,radix_tree_node
+  and the window sets cache-filter.  A failed node allocation in the
+  core's own xa_alloc_cyclic() (restrack numbering a region) leaves an
+  empty node in the tracker once region ids pass 4,096, and the core's
+  rdma_restrack_clean() warns about it when the device goes
+  (Documentation/vm-harness.rst, "The restrack warning").  The case runs
+  with region ids past 4,096 on purpose and checks that they did not
+  wrap, which is what that failure does.
 - fail_page_alloc for every allocation of 64 KiB and more (order 4: the
   kernel's own stacks, order 3 with KASAN, and slabs stay possible): a
   registration that needs a new ICM chunk (256 KiB) still succeeds, the
@@ -33,7 +41,13 @@ import base
 from arbeltest import mem, restrack
 
 DBG = '/sys/kernel/debug'
+SLABS = '/sys/kernel/slab'
 CYCLES = 300
+# the xarray's node cache, which failslab must spare (see above)
+SPARED_CACHE = 'radix_tree_node'
+# from this id on, restrack's xarray is three levels deep: one store can
+# need two new nodes, and a failure after the first leaves it empty
+DEEP_MR_ID = 4096
 # up to 64 x 4,096 MTT entries, a quarter of the stub's table.  MTT chunks
 # stay mapped once used: after a suite that filled the table (test_fw_faults
 # does) no new one can be needed, so the debug stage runs this suite first
@@ -54,6 +68,34 @@ def _write(path, value, tries=50):
             if exc.errno != errno.ENOMEM:
                 raise
     raise OSError(errno.ENOMEM, f'could not write {path}')
+
+
+def failslab_marks():
+    """{cache name: True if failslab may fail it under cache-filter} for
+    every slab cache (the mark is slub_debug's A option)."""
+    marks = {}
+    for name in os.listdir(SLABS):
+        path = os.path.join(SLABS, name)
+        if os.path.islink(path):
+            continue
+        with open(os.path.join(path, 'failslab'), encoding='ascii') as f:
+            marks[name] = f.read().strip() == '1'
+    return marks
+
+
+def spared_cache_problems():
+    """What is wrong with the caches' failslab marks: the xarray's node
+    cache must be spared, every kmalloc cache marked."""
+    marks = failslab_marks()
+    boot = 'boot with slub_debug=A;-,radix_tree_node (debug-check.sh does)'
+    problems = []
+    if marks.get(SPARED_CACHE, True):
+        problems.append(f'{SPARED_CACHE} is not spared: {boot}')
+    unmarked = sorted(n for n, m in marks.items()
+                      if n.startswith('kmalloc-') and not m)
+    if unmarked or not any(n.startswith('kmalloc-') for n in marks):
+        problems.append(f'kmalloc caches not marked ({unmarked[:3]}): {boot}')
+    return problems
 
 
 def split_chunks():
@@ -109,14 +151,40 @@ class AllocFaults(base.VerbsTestCase):
         return {k: after.get(k, 0) - v for k, v in before.items()
                 if after.get(k, 0) != v}
 
+    def next_mr_id(self):
+        """The restrack id (mrn) the core gives a region registered now."""
+        r = self.fx.region(SIZES[0])
+        mr = self.reg_mr(self.fx.pd1, r.va, r.length, base.LW)
+        lkey = mr.lkey
+        try:
+            ids = [restrack.number(e.get('mrn'))
+                   for e in restrack.mrs(self.fx.devname)
+                   if restrack.number(e.get('lkey'), True) == lkey]
+        finally:
+            self.close_mr(mr)
+        self.assertEqual(len(ids), 1, f'region {lkey:#x} in restrack')
+        return ids[0]
+
+    def push_mr_ids(self, floor):
+        """Register and deregister until restrack's region ids reach
+        floor; the id of the last region."""
+        r = self.fx.region(SIZES[0])
+        for _ in range(floor - self.next_mr_id()):
+            self.close_mr(self.reg_mr(self.fx.pd1, r.va, r.length, base.LW))
+        return self.next_mr_id()
+
     def test_failslab(self):
-        """10 % of slab allocations fail: ENOMEM or success, never
-        anything else; nothing left behind."""
+        """10 % of slab allocations but the xarray's nodes fail: ENOMEM or
+        success, never anything else; nothing left behind; restrack's
+        region ids, past 4,096, do not wrap."""
+        problems = spared_cache_problems()
+        self.assertFalse(problems, '; '.join(problems))
         pd = self.fx.pd1
         regions = [self.fx.region(n) for n in SIZES]
+        first_id = self.push_mr_ids(DEEP_MR_ID)
         before = self.counts()
         ok, refused, bad, stuck = 0, 0, [], []
-        with Injection('failslab', probability=10):
+        with Injection('failslab', probability=10, **{'cache-filter': 'Y'}):
             for i in range(CYCLES):
                 r = regions[i % len(regions)]
                 try:
@@ -135,9 +203,15 @@ class AllocFaults(base.VerbsTestCase):
         # a dereg the injection refused is retried without it
         for mr in stuck:
             self.close_mr(mr)
+        last_id = self.next_mr_id()
         print(f'# failslab: {ok} registered, {refused} refused with ENOMEM, '
-              f'{len(stuck)} deregistrations retried')
+              f'{len(stuck)} deregistrations retried; restrack region ids '
+              f'{first_id} to {last_id}')
         problems = [f'not ENOMEM: {b}' for b in bad[:5]]
+        if last_id <= first_id:
+            problems.append(f'restrack region ids wrapped ({first_id} before '
+                            f'the window, {last_id} after): an xarray node '
+                            'allocation failed under the injection')
         if not refused:
             problems.append('no registration failed: the injection did not '
                             'reach the registration path')

@@ -24,13 +24,16 @@
  * arbel_trace_open - open the file the "trace" property names, if any
  * @s: the device
  * @errp: error if it cannot be opened
+ *
+ * For appending: a device plugged again (device_add after device_del)
+ * goes on with the same file.  scripts/vm/run.sh deletes it before a run.
  */
 void arbel_trace_open(ArbelState *s, Error **errp)
 {
     if (!s->props.trace_path || !*s->props.trace_path) {
         return;
     }
-    s->trace.f = fopen(s->props.trace_path, "w");
+    s->trace.f = fopen(s->props.trace_path, "a");
     if (!s->trace.f) {
         error_setg_errno(errp, errno, "arbel-stub: cannot open trace file %s",
                          s->props.trace_path);

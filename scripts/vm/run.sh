@@ -28,6 +28,10 @@
 #                the shared libraries of its ELF files come along
 #   VM_OUT       output directory (default: build/vm)
 #   VM_QEMU_ARGS extra QEMU arguments (word-split)
+#   VM_HOTPLUG=1 the stub sits in a hot-plug slot (a PCIe root port) and
+#                CMD may have it unplugged and plugged again: a console line
+#                "@@ARBEL-VM@@ hotplug del" (or "add") makes the harness run
+#                device_del (device_add) through QEMU's QMP socket (qmp.py)
 #   VM_QEMU_LOG  QEMU -d categories logged to build/vm/qemu-debug.log
 #                (default: guest_errors,unimp: the stub's complaints)
 #
@@ -56,6 +60,7 @@ VM_PYTHON=${VM_PYTHON:-0}
 VM_CONSOLE=${VM_CONSOLE:-0}
 ALLOW_SPLAT=${ALLOW_SPLAT:-0}
 VM_SHELL=${VM_SHELL:-0}
+VM_HOTPLUG=${VM_HOTPLUG:-0}
 MODULE_ARGS=${MODULE_ARGS:-}
 OUT=${VM_OUT:-$REPO/build/vm}
 M='@@ARBEL-VM@@'
@@ -114,7 +119,7 @@ if ! flock -n 8; then
 	flock 8
 fi
 rm -f "$OUT/console.log" "$OUT/dmesg.txt" "$OUT/stub-trace.txt" "$OUT/qemu.log" \
-	"$OUT/output.txt" "$OUT/qemu-debug.log"
+	"$OUT/output.txt" "$OUT/qemu-debug.log" "$OUT/qmp.sock" "$OUT/qmp.log"
 
 # per-run archive: CMD, config, arbel.ko, build/guest-bin/* and their libraries
 stage=$OUT/run-root
@@ -162,8 +167,14 @@ args=(-accel tcg -machine q35 -m "$VM_MEM" -smp "$VM_SMP"
 	-L /usr/share/seabios -L /usr/share/qemu
 	-d "${VM_QEMU_LOG:-guest_errors,unimp}" -D "$OUT/qemu-debug.log"
 	-kernel "$VM_KERNEL" -initrd "$initrd" -append "$append")
+stubdev="arbel-stub,trace=$OUT/stub-trace.txt${STUB:+,$STUB}"
 if [ "$NO_STUB" != 1 ]; then
-	args+=(-device "arbel-stub,trace=$OUT/stub-trace.txt${STUB:+,$STUB}")
+	if [ "$VM_HOTPLUG" = 1 ]; then
+		stubdev="$stubdev,id=arbel0,bus=arbel-rp"
+		args+=(-device pcie-root-port,id=arbel-rp,chassis=1,slot=1
+			-qmp "unix:$OUT/qmp.sock,server=on,wait=off")
+	fi
+	args+=(-device "$stubdev")
 fi
 if [ -n "${VM_QEMU_ARGS:-}" ]; then
 	# shellcheck disable=SC2206 # word splitting wanted
@@ -180,6 +191,22 @@ if [ "$VM_SHELL" = 1 ]; then
 	vm_log "interactive VM (after LOAD, if set); Ctrl-A X quits QEMU"
 	exec "$QEMU" "${args[@]}"
 fi
+
+# VM_HOTPLUG: unplug ("del") or plug ("add") the stub as CMD asked
+hotplug() {
+	local hmp
+	case $1 in
+	del) hmp="device_del arbel0" ;;
+	add) hmp="device_add $stubdev" ;;
+	*)
+		vm_log "hotplug: unknown request '$1'"
+		return
+		;;
+	esac
+	printf '%s\n' "$hmp" >>"$OUT/qmp.log"
+	python3 "$VM_DIR/qmp.py" "$OUT/qmp.sock" "$hmp" 2>>"$OUT/qmp.log" ||
+		vm_log "hotplug $1 failed: see $OUT/qmp.log"
+}
 
 fifo=$OUT/console.fifo
 rm -f "$fifo"
@@ -198,6 +225,10 @@ while IFS= read -r line || [ -n "$line" ]; do
 	line=${line//$'\r'/}
 	printf '%s\n' "$line" >&3
 	[ "$VM_CONSOLE" != 1 ] || printf '%s\n' "$line"
+	if [ "$VM_HOTPLUG" = 1 ] && [[ $line == *"$M hotplug "* ]]; then
+		hotplug "${line##*"$M hotplug "}"
+		continue
+	fi
 	case $state in
 	boot)
 		if [[ $line == *"$M begin"* ]]; then

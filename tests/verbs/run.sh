@@ -3,7 +3,8 @@
 #
 # VM integration test of memory registration with stock rdma-core
 # (libibverbs + libmthca, through pyverbs) on arbel.ko against arbel-stub.
-# Plumbing only: it boots one VM (scripts/vm/run.sh, LOAD=1, VM_PYTHON=1)
+# Plumbing only: it boots one VM (scripts/vm/run.sh, LOAD=1, VM_PYTHON=1,
+# VM_HOTPLUG=1: test_removal unplugs the stub)
 # that runs verbs_guest.py (the Python suites test_*.py here and
 # rdma-core's pyverbs test_device and test_pd, as KTAP; its exit status is
 # only a '#' line, so that the VM's status stays the harness's), then
@@ -53,7 +54,7 @@ cc -O2 -Wall -o "$OUT/guest-bin/async_events" tests/verbs/async_events.c \
 
 t0=$EPOCHSECONDS
 # shellcheck disable=SC2086 # TEST_ARGS is a list of options
-VM_OUT=$V GUEST_BIN=$OUT/guest-bin MODULE=$OUT/arbel.ko LOAD=1 VM_PYTHON=1 \
+VM_OUT=$V GUEST_BIN=$OUT/guest-bin MODULE=$OUT/arbel.ko LOAD=1 VM_PYTHON=1 VM_HOTPLUG=1 \
 	VM_MEM=${VM_MEM:-2G} TIMEOUT=${TIMEOUT:-1200} \
 	STUB="node-guid=$NODE_GUID,port-guid=$PORT_GUID${STUB:+,$STUB}" \
 	CMD="ARBEL_MODULE_ARGS=$(printf %q "${MODULE_ARGS:-}") NODE_GUID=$NODE_GUID PORT_GUID=$PORT_GUID python3 /opt/arbel/bin/verbs_guest.py $TEST_ARGS; echo \"# verbs_guest.py: exit \$?\"" \

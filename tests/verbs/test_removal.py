@@ -3,8 +3,9 @@
 
 A child process (removal_holder.py) holds the device: an open uverbs file,
 a context with its UAR page mapped by libmthca, a PD and 64 KiB regions.
-While it does, the test unbinds the PCI function through sysfs, or
-removes the module; both must return promptly (the driver's
+While it does, the test unbinds the PCI function through sysfs, removes
+the module, or has QEMU hot-unplug the device (device_del through the
+harness, hotplug.py); each must return promptly (the driver's
 disassociate_ucontext lets the core tear the context down under the
 process), the child's next verbs must fail cleanly (an errno, no crash),
 the stub must report nothing mapped and no hardware-owned MPT, and the
@@ -28,11 +29,13 @@ from pyverbs.mr import MR
 from pyverbs.pd import PD
 
 import base
+import hotplug
 from arbeltest import dbgwin
 
 DRV = '/sys/bus/pci/drivers/arbel'
-HOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                      'removal_holder.py')
+HERE = os.path.dirname(os.path.abspath(__file__))
+HOLDER = os.path.join(HERE, 'removal_holder.py')
+HOTPLUG = os.path.join(HERE, 'hotplug.py')
 PROMPT_S = 60           # removal with a user must end within this
 HW2SW_MPT = 0x00f
 STATUS_BUSY = 0x06      # "resource busy" (arbel-hw.rst, status table)
@@ -305,6 +308,30 @@ class Removal(DeviceCase):
             rc, err, _ = self.driver_file('bind')
             if rc != 0:
                 problems.append(f'bind again: status {rc} ({err})')
+            problems += self.works_problems()
+        self.assertFalse(problems, '; '.join(problems))
+
+    def test_4_device_del_with_user(self):
+        """hot-unplug (QEMU's device_del) with a process holding context,
+        UAR mmap and 2 MRs: prompt, its verbs then fail, the function is
+        gone; device_add plugs it again, bound, and it works"""
+        if hotplug.slot_of(self.bdf) is None:
+            self.skipTest(f'{self.bdf} is in no hot-plug slot (the harness '
+                          'gives one with VM_HOTPLUG=1, on a kernel with '
+                          'ACPI or PCIe hot-plug)')
+        problems = []
+        holder = self.remove_with_user(
+            [sys.executable, HOTPLUG, 'del', self.bdf, str(PROMPT_S)],
+            'device_del', problems)
+        if holder:
+            problems += self.probe_problems(holder)
+        rc, err, secs = finish(start([sys.executable, HOTPLUG, 'add',
+                                      self.bdf, str(PROMPT_S)]),
+                               PROMPT_S + 10)
+        print(f'# device_add: status {rc} after {secs:.1f} s')
+        if rc != 0:
+            problems.append(f'device_add: status {rc} ({err})')
+        else:
             problems += self.works_problems()
         self.assertFalse(problems, '; '.join(problems))
 

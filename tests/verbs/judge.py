@@ -70,23 +70,33 @@ def guest_ktap(k, vm_dir):
 
 
 def _reset_follows(entries, cmd):
-    """Whether a RESET comes after cmd before any other command."""
+    """Whether a RESET of the same device comes after cmd, in the file's
+    order, before any other command."""
+    after = False
     for e in entries:
-        if e.seq <= cmd.seq:
-            continue
-        if e.name == 'RESET':
-            return True
-        if e.is_command:
-            return False
+        if e is cmd:
+            after = True
+        elif after:
+            if e.seq < cmd.seq:     # another device's trace (trace.py)
+                return False
+            if e.name == 'RESET':
+                return True
+            if e.is_command:
+                return False
     return False
 
 
 def live_mpts(entries):
     """Walk the trace: (problems, MPT entries hardware-owned at the end).
     A successful SW2HW_MPT makes its slot hardware-owned, a successful
-    HW2SW_MPT gives it back, a RESET gives back every one."""
-    live, problems = set(), []
+    HW2SW_MPT gives it back, a RESET gives back every one; so does the
+    start of another device's trace (a number lower than the one before,
+    trace.py)."""
+    live, problems, seq = set(), [], 0
     for e in entries:
+        if e.seq < seq:
+            live.clear()
+        seq = e.seq
         if e.name == 'RESET':
             live.clear()
         elif e.is_command and e.status == 0 and e.name == 'SW2HW_MPT':

@@ -166,5 +166,40 @@ class LiveMpts(unittest.TestCase):
         problems, live = judge.live_mpts([_cmd(1, 'HW2SW_MPT', 0xf, 0x12)])
         self.assertEqual((len(problems), live), (1, 0))
 
+    def test_plugged_again(self):
+        """A device plugged again appends its trace, numbered from 1: it
+        owns nothing the one before owned."""
+        e = [_cmd(7, 'SW2HW_MPT', 0xd, 0x10), _cmd(1, 'SW2HW_MPT', 0xd, 0x10)]
+        self.assertEqual(judge.live_mpts(e), ([], 1))
+
+
+class ResetFollows(unittest.TestCase):
+    """judge._reset_follows(): the next event of the same device after a
+    refused teardown command is a RESET."""
+
+    def test_reset_next(self):
+        e = [_cmd(8, 'CLOSE_HCA', 0x8, 0, status=6),
+             trace.parse_line('#9 RESET'), _cmd(10, 'QUERY_FW', 0x4, 0)]
+        self.assertTrue(judge._reset_follows(e, e[0]))
+
+    def test_command_first(self):
+        e = [_cmd(8, 'CLOSE_HCA', 0x8, 0, status=6),
+             _cmd(9, 'UNMAP_FA', 0xffe, 0), trace.parse_line('#10 RESET')]
+        self.assertFalse(judge._reset_follows(e, e[0]))
+
+    def test_order_is_the_files(self):
+        """Events of a device plugged in before, numbered higher, come
+        earlier in the file and do not count."""
+        e = [_cmd(500, 'QUERY_FW', 0x4, 0),
+             _cmd(8, 'CLOSE_HCA', 0x8, 0, status=6),
+             trace.parse_line('#9 RESET')]
+        self.assertTrue(judge._reset_follows(e, e[1]))
+
+    def test_another_devices_reset(self):
+        """The RESET of a device plugged in after is not this one's."""
+        e = [_cmd(300, 'CLOSE_HCA', 0x8, 0, status=6),
+             trace.parse_line('#1 RESET')]
+        self.assertFalse(judge._reset_follows(e, e[0]))
+
 if __name__ == '__main__':
     unittest.main()

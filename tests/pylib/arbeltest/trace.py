@@ -9,7 +9,9 @@ Each line is one event, numbered "#N":
      index=0x... pa=0x... result=N           a translation-engine request
   #N NOTE                                    anything else (RESET, ...)
 Mailbox hex is cut after its last non-zero dword; inbox()/outbox() pad it
-back to its length.
+back to its length.  The stub appends to the file: after a device_del and
+device_add (scripts/vm/run.sh VM_HOTPLUG) the new device's events follow,
+numbered from 1 again, so the file's order is the order of events.
 """
 
 import re

@@ -225,7 +225,9 @@ class AllocFaults(base.VerbsTestCase):
     def test_icm_chunk_fallback(self):
         """Allocations of 64 KiB and more fail: a registration that needs a
         new ICM chunk gets one of smaller blocks; nothing left behind."""
-        buf = scattered_buffer(SCATTERED)
+        buf, adjacent = mem.scattered(SCATTERED)
+        print(f'# scattered buffer: {SCATTERED >> 12} pages, {adjacent} '
+              'physically adjacent to the one before')
         before = self.counts()
         split0 = split_chunks()
         icm0 = before['ICM pages']
@@ -268,22 +270,6 @@ class AllocFaults(base.VerbsTestCase):
         if left:
             problems.append(f'left behind: {left}')
         self.assertFalse(problems, '; '.join(problems))
-
-
-def scattered_buffer(length):
-    """A buffer of 4 KiB pages of which no two neighbours are physically
-    adjacent: two buffers' pages are touched in turn, so the page allocator
-    hands them out interleaved; the other buffer is unmapped again."""
-    bufs = [mem.Buffer(length, mem.PAGES_4K, fill=False) for _ in range(2)]
-    for off in range(0, length, 4 * KiB):
-        for b in bufs:
-            b.view[off] = 0x5a
-    bufs[1].close()
-    pas = bufs[0].phys_pages()
-    adjacent = sum(1 for a, b in zip(pas, pas[1:]) if b == a + 4 * KiB)
-    print(f'# scattered buffer: {len(pas)} pages, {adjacent} physically '
-          'adjacent to the one before')
-    return bufs[0]
 
 
 if __name__ == '__main__':

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Exhaustion: register until the driver refuses with ENOMEM (the MTT
-first: 64 MiB of 4 KiB pages is 16384 entries each; then the MPT table),
+first: 64 MiB of 4 KiB pages no two of which are physically adjacent is
+16384 entries each, whatever the page allocator's state -- the driver
+would merge adjacent ones into larger MTT pages; then the MPT table),
 then free everything and find the stub's count back where it was."""
 
 import errno
@@ -8,6 +10,9 @@ import time
 import unittest
 
 import base
+from arbeltest import mem
+
+MiB = 1 << 20
 
 
 class Exhaustion(base.VerbsTestCase):
@@ -51,8 +56,13 @@ class Exhaustion(base.VerbsTestCase):
             self.assertEqual(fx.hw_mpts(), hw0, 'HW-owned MPTs')
 
     def test_1_mtt(self):
-        """MTT exhaustion with 64 MiB registrations."""
-        self.exhaust('MTT exhaustion', self.fx.region('64MiB'), 4096,
+        """MTT exhaustion with 64 MiB registrations of scattered pages."""
+        buf, adjacent = mem.scattered(64 * MiB)
+        self.addCleanup(buf.close)
+        print(f'# 64 MiB of scattered 4 KiB pages, {adjacent} physically '
+              'adjacent to the one before')
+        region = base.Region('64MiB-scattered', buf, 0, 64 * MiB)
+        self.exhaust('MTT exhaustion', region, 4096,
                      base.CONFIG['enomem_secs'] / 3)
 
     def test_2_mpt(self):

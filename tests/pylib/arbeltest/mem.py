@@ -7,6 +7,9 @@
   transparent huge pages (PAGES_THP, 2 MiB-aligned, madvise(MADV_HUGEPAGE))
   or hugetlbfs pages (PAGES_HUGETLB, MAP_HUGETLB); .addr is its virtual
   address, .view a writable memoryview.
+- scattered(length): a PAGES_4K Buffer none of whose pages is physically
+  next to the one before, so that a region of it needs one MTT entry per
+  4 KiB page whatever the page allocator's state.
 - address_of(obj): the virtual address of a writable buffer (mmap, bytearray).
 - map_anonymous(), mprotect(), munmap(), mlock(): the system calls, for
   ranges a test reshapes behind Python's back.
@@ -166,6 +169,20 @@ class Buffer:
         """Unmap the buffer."""
         self.view.release()
         self._map.close()
+
+
+def scattered(length):
+    """(Buffer, n): a PAGES_4K buffer of length bytes whose 4 KiB pages
+    are not physically adjacent, n the number that are all the same
+    (expected 0).  Two buffers' pages are touched in turn, so the page
+    allocator hands them out interleaved; the other buffer is unmapped."""
+    bufs = [Buffer(length, PAGES_4K, fill=False) for _ in range(2)]
+    for off in range(0, length, PAGE_SIZE):
+        for b in bufs:
+            b.view[off] = 0x5a
+    bufs[1].close()
+    pas = bufs[0].phys_pages()
+    return bufs[0], sum(1 for a, b in zip(pas, pas[1:]) if b == a + PAGE_SIZE)
 
 
 def vm_pinned_kib():

@@ -75,11 +75,11 @@ lane1() {
 	run_stage verbs env TEST_ARGS="--enomem-secs 240 --skip-suites \
 test_bad_inputs,test_fw_faults,test_stress,test_removal,test_fail_policy" \
 		tests/verbs/run.sh
+	run_stage mthca tests/mthca/run.sh
 }
 lane2() {
 	run_stage conformance tests/stub/run.sh
 	run_stage bringup tests/vm/bringup.sh
-	run_stage mthca tests/mthca/run.sh
 	run_stage deb scripts/deb-check.sh
 	# the failure-path verbs suites on the debug kernel (its build is
 	# shared with kunit-x86, whichever stage comes first)

@@ -173,9 +173,10 @@ class Buffer:
 
 def scattered(length):
     """(Buffer, n): a PAGES_4K buffer of length bytes whose 4 KiB pages
-    are not physically adjacent, n the number that are all the same
-    (expected 0).  Two buffers' pages are touched in turn, so the page
-    allocator hands them out interleaved; the other buffer is unmapped."""
+    are not physically adjacent, n the number of its pages that still are
+    next to the one before (expected 0).  Two buffers' pages are touched
+    in turn, so the page allocator hands them out interleaved; the other
+    buffer is unmapped."""
     bufs = [Buffer(length, PAGES_4K, fill=False) for _ in range(2)]
     for off in range(0, length, PAGE_SIZE):
         for b in bufs:

@@ -226,7 +226,7 @@ class AllocFaults(base.VerbsTestCase):
         """Allocations of 64 KiB and more fail: a registration that needs a
         new ICM chunk gets one of smaller blocks; nothing left behind."""
         buf, adjacent = mem.scattered(SCATTERED)
-        print(f'# scattered buffer: {SCATTERED >> 12} pages, {adjacent} '
+        print(f'# scattered buffer: {SCATTERED // mem.PAGE_SIZE} pages, {adjacent} '
               'physically adjacent to the one before')
         before = self.counts()
         split0 = split_chunks()

@@ -8,8 +8,9 @@ the module, or has QEMU hot-unplug the device (device_del through the
 harness, hotplug.py); each must return promptly (the driver's
 disassociate_ucontext lets the core tear the context down under the
 process), the child's next verbs must fail cleanly (an errno, no crash),
-the stub must report nothing mapped and no hardware-owned MPT, and the
-device must bind again and register.  Finding 2: a region whose HW2SW_MPT
+the stub must report nothing mapped and no hardware-owned MPT (after
+unbind and rmmod; after the unplug the device is gone), and the device
+must bind (be plugged) again and register.  Finding 2: a region whose HW2SW_MPT
 the firmware refuses (injected through the debug window) when its process
 exits must not be leaked nor freed while the HCA may use it: the driver
 resets the HCA, frees everything, and removal afterwards is clean.

@@ -6,7 +6,8 @@
 # warning fails.  Then every Documentation/*.rst must parse with docutils
 # (scripts/doc-check.py, its results nested), and arbel-stub's files must
 # call, include and touch state down its layers only (scripts/stub-layers.py,
-# nested too).  KTAP on stdout.
+# nested too), and the driver, the stub and the tests have no include/call
+# cycle (scripts/graph_check.py, nested).  KTAP on stdout.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/env.sh"
@@ -49,4 +50,6 @@ done
 ktap_subtest "Documentation/*.rst parse with docutils" "$top/scripts/doc-check.py"
 ktap_subtest "qemu/: arbel-stub calls down its layers only" \
 	"$top/scripts/stub-layers.py"
+ktap_subtest "no include/call cycle in the driver, the stub or the tests" \
+	"$top/scripts/graph_check.py"
 ktap_finish

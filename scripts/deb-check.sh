@@ -5,7 +5,10 @@
 #      DKMS's postinst and prerm;
 #   2. installed with dpkg in a chroot that is an overlay of this host
 #      (scripts/deb-chroot.sh): DKMS builds and installs arbel.ko for the
-#      test kernel $ARBEL_KABI (and any other kernel with headers);
+#      test kernel $ARBEL_KABI and Debian 12's 6.12 (and any other kernel
+#      with headers); their headers, unpacked in the cache
+#      (scripts/kpkg.sh), are copied into the overlay's upper layer, as
+#      the packages would install them: never onto the host;
 #   3. that arbel.ko loaded in the VM (Debian's $ARBEL_KABI, arbel-stub),
 #      arbel0 listed and memory registered (examples/reg_mr_demo);
 #   4. dpkg --purge: nothing of the package is left in the chroot (no file
@@ -13,14 +16,33 @@
 # KTAP on stdout.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/scripts/env.sh"
 . "$top/scripts/ktap.sh"
 "$top/scripts/setup.sh" headers dkms deb verbs >&2
+. "$top/scripts/env.sh"
+k612=$(env -u ARBEL_KABI -u ARBEL_KVER -u ARBEL_KDIR ARBEL_KERNEL=6.12 \
+	"$top/scripts/kpkg.sh" headers)
 
 out=$top/build/deb-check
 root=$out/root
 rm -rf "$out"
 mkdir -p "$root/upper" "$root/work" "$root/mnt"
+
+# place_headers KDIR: the headers unpacked in the cache (KDIR is
+# <cache>/usr/src/linux-headers-<abi>) into the overlay's upper layer, at
+# the paths the packages use (/usr/src, /usr/lib/linux-kbuild-*,
+# /lib/modules/<abi>/build: /lib is /usr/lib on bookworm)
+place_headers() {
+	local c=${1%/usr/src/*} abi=${1##*/linux-headers-} up=$root/upper src
+	cp -a "$c/usr" "$up/"
+	mkdir -p "$up/usr/lib/modules/$abi"
+	src=$(basename "$(readlink "$c/lib/modules/$abi/source")")
+	ln -sfn "/usr/src/linux-headers-$abi" "$up/usr/lib/modules/$abi/build"
+	ln -sfn "/usr/src/$src" "$up/usr/lib/modules/$abi/source"
+	sed -i "s|^include .*/usr/src/|include /usr/src/|" \
+		"$up/usr/src/linux-headers-$abi/Makefile"
+	printf '%s\n' "$abi"
+}
+kabis=("$(place_headers "$ARBEL_KDIR")" "$(place_headers "$k612")")
 
 ktap_start
 if ! deb=$("$top/scripts/build-deb.sh" 2>"$out/build-deb.log"); then
@@ -36,7 +58,7 @@ grep -q 'Depends:.*dkms' <<<"$info" && grep -q ' postinst ' <<<"$info" &&
 	grep -q ' prerm ' <<<"$info" || rc=1
 ktap_result "$rc" "$name depends on dkms and has DKMS's postinst and prerm" "$info"
 
-unshare -m "$top/scripts/deb-chroot.sh" "$deb" "$root" "$out" "$ARBEL_KABI" \
+unshare -m "$top/scripts/deb-chroot.sh" "$deb" "$root" "$out" "${kabis[@]}" \
 	>"$out/chroot.log" 2>&1 || true
 ktap_result "$(cat "$out/install.rc" 2>/dev/null || echo 1)" \
 	"dpkg -i $name in a chroot" \
@@ -44,6 +66,11 @@ ktap_result "$(cat "$out/install.rc" 2>/dev/null || echo 1)" \
 ko=$(ls "$out"/arbel.ko* 2>/dev/null | head -n 1 || true)
 rc=0; [ -n "$ko" ] && [ "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" = "$ARBEL_KABI" ] || rc=1
 ktap_result "$rc" "DKMS built and installed arbel.ko for $ARBEL_KABI" \
+	"$(cat "$out/dkms-status.txt" 2>/dev/null)"
+ko612=$(ls "$out/${kabis[1]}"/arbel.ko* 2>/dev/null | head -n 1 || true)
+rc612=0
+[ -n "$ko612" ] && [ "$(modinfo -F vermagic "$ko612" | cut -d' ' -f1)" = "${kabis[1]}" ] || rc612=1
+ktap_result "$rc612" "DKMS built and installed arbel.ko for ${kabis[1]}" \
 	"$(cat "$out/dkms-status.txt" 2>/dev/null)"
 ktap_diag "dkms status after dpkg -i: $(grep -v readelf "$out/dkms-status.txt" 2>/dev/null)"
 

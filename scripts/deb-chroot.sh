@@ -6,13 +6,16 @@
 #   dpkg -i DEB     installs arbel-dkms; its postinst has DKMS build and
 #                   install arbel.ko for every kernel with headers in
 #                   /lib/modules (this host's own kernel has none: a chroot)
-#   then            KABI's arbel.ko and `dkms status` are copied to OUT
+#   then            the first KABI's arbel.ko to OUT, every other one's to
+#                   OUT/KABI/, and `dkms status` are copied
 #   dpkg --purge    removes it again.
 # Each step's log and exit status go to OUT (install.log/.rc,
-# purge.log/.rc); deb-check.sh judges them and ROOT/upper.
-#   deb-chroot.sh DEB ROOT OUT KABI
+# purge.log/.rc); deb-check.sh judges them and ROOT/upper (where it put
+# the kernels' headers before).
+#   deb-chroot.sh DEB ROOT OUT KABI [KABI...]
 set -uo pipefail
 deb=$1 root=$2 out=$3 kabi=$4
+shift 3
 mnt=$root/mnt
 
 mount --make-rprivate / || exit 1
@@ -32,8 +35,13 @@ in_root() {
 in_root dpkg -i "$pkg" >"$out/install.log" 2>&1
 echo $? >"$out/install.rc"
 in_root dkms status >"$out/dkms-status.txt" 2>&1
-ko=$(find "$mnt/lib/modules/$kabi/updates" -name 'arbel.ko*' 2>/dev/null | head -n 1)
-[ -z "$ko" ] || cp "$ko" "$out/"
+for k in "$@"; do
+	ko=$(find "$mnt/lib/modules/$k/updates" -name 'arbel.ko*' 2>/dev/null | head -n 1)
+	dest=$out
+	[ "$k" = "$kabi" ] || dest=$out/$k
+	mkdir -p "$dest"
+	[ -z "$ko" ] || cp "$ko" "$dest/"
+done
 in_root dpkg --purge arbel-dkms >"$out/purge.log" 2>&1
 echo $? >"$out/purge.rc"
 in_root dpkg-query -W -f='${Status}\n' arbel-dkms >"$out/after-purge.txt" 2>&1

@@ -1,13 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build arbel.ko through DKMS from dkms.conf, against the Debian headers the
-# tests use, in private DKMS and source trees (the system's DKMS state is
-# not touched).  KTAP on stdout: the build, and the module's PCI alias.
+# tests use (unpacked into the cache, $ARBEL_KDIR: --kernelsourcedir), in
+# private DKMS and source trees, with a throw-away signing key (the
+# system's DKMS state and /var/lib/dkms are not touched).  KTAP on stdout:
+# the build, and the module's PCI alias.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+"$top/scripts/setup.sh" headers dkms >&2
 . "$top/scripts/env.sh"
 . "$top/scripts/ktap.sh"
-"$top/scripts/setup.sh" headers dkms >&2
 
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf")
 work=$(mktemp -d)
@@ -19,7 +21,12 @@ mkdir -p "$work/src/arbel-$ver" "$work/dkms"
 
 ktap_start
 name="dkms build of arbel $ver for $ARBEL_KABI"
-if dkms build --dkmstree "$work/dkms" --sourcetree "$work/src" \
+# DKMS signs what it builds, creating /var/lib/dkms/mok.key if there is
+# none: sign with the cached headers' sign-file and a key of our own
+if env sign_file="$ARBEL_KDIR/scripts/sign-file" \
+	mok_signing_key="$work/mok.key" mok_certificate="$work/mok.pub" \
+	dkms build --dkmstree "$work/dkms" --sourcetree "$work/src" \
+	--kernelsourcedir "$ARBEL_KDIR" \
 	-m arbel -v "$ver" -k "$ARBEL_KABI" >"$work/build.log" 2>&1 &&
    ko=$(find "$work/dkms/arbel/$ver/$ARBEL_KABI" -name 'arbel.ko*' | head -n 1) &&
    [ -n "$ko" ]; then

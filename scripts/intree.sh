@@ -8,7 +8,9 @@
 #   ./tools/testing/kunit/kunit.py run --kunitconfig=drivers/infiniband/hw/arbel
 # (UML), then scripts/kunit-ktap.py's checks.  KTAP on stdout.
 #
-# Cached in $ARBEL_CACHE, keyed by the linux-source package version:
+# Cached in $ARBEL_CACHE, keyed by the linux-source package version (the
+# package is unpacked into kpkg/linux-source-<k>+<ver>/ by scripts/kpkg.sh,
+# never installed):
 #   linux-pristine-<ver>/   the extracted tree, never written after
 #   intree-<ver>/src/       a hard-linked copy (cp -al) the series goes into,
 #                           made anew each run (patch replaces the files it
@@ -26,7 +28,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 
 k=$ARBEL_KERNEL
 "$top/scripts/setup.sh" "kernel-source-$k" lint >&2
-ver=$(dpkg-query -W -f='${Version}' "linux-source-$k")
+# linux-source-$k unpacked into the cache (scripts/kpkg.sh), not installed
+ver=$("$top/scripts/kpkg.sh" version "linux-source-$k")
+[ -n "$ver" ] || { echo "intree: apt knows no linux-source-$k" >&2; exit 1; }
 pristine=$ARBEL_CACHE/linux-pristine-$ver
 work=$ARBEL_CACHE/intree-$ver
 out=$top/build/intree-$k
@@ -37,10 +41,12 @@ exec 9>"$work.lock"
 flock 9
 
 if [ ! -f "$pristine/.arbel-extracted" ]; then
+	read -r sver tarball < <("$top/scripts/kpkg.sh" source "$k")
+	[ "$sver" = "$ver" ] || { echo "intree: linux-source-$k is $sver, not $ver" >&2; exit 1; }
 	echo "intree: extracting linux-source $ver into $pristine" >&2
 	rm -rf "$pristine" "$pristine.tmp"
 	mkdir -p "$pristine.tmp"
-	tar -C "$pristine.tmp" -xf "/usr/src/linux-source-$k.tar.xz"
+	tar -C "$pristine.tmp" -xf "$tarball"
 	mv "$pristine.tmp/linux-source-$k" "$pristine"
 	rmdir "$pristine.tmp"
 	touch "$pristine/.arbel-extracted"

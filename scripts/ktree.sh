@@ -3,8 +3,9 @@
 # Print the path of an extracted linux-source-6.1 tree with the arbel
 # sources hooked into it, extracting and hooking as needed.
 #
-# The tree is cached in $ARBEL_CACHE keyed by the linux-source package
-# version.  The hook is idempotent and re-points the links at this clone
+# The tree is cached in $ARBEL_CACHE/linux-source-<version>, keyed by the
+# linux-source package version; the package itself is unpacked into the
+# cache by scripts/kpkg.sh, never installed.  The hook is idempotent and re-points the links at this clone
 # (dropping another clone's objects from the KUnit build directories):
 #   drivers/infiniband/hw/arbel        -> <clone>/drivers/infiniband/hw/arbel
 #   drivers/infiniband/hw/arbel_kunit  -> <clone>/kunit
@@ -25,16 +26,32 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 
 "$top/scripts/setup.sh" kernel-source >&2
 
-ver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+# linux-source-6.1 is unpacked into the cache, not installed
+# (scripts/kpkg.sh); the tree is keyed by its version
+ver=$("$top/scripts/kpkg.sh" version linux-source-6.1)
+if [ -z "$ver" ]; then
+	# apt knows nothing (no package lists): the newest tree extracted
+	ver=$(find "$ARBEL_CACHE" -maxdepth 2 -path '*/linux-source-*/.arbel-extracted' |
+		sed 's|.*/linux-source-||; s|/.arbel-extracted||' | sort -V | tail -n 1)
+	[ -n "$ver" ] || { echo "ktree: apt knows no linux-source-6.1" >&2; exit 1; }
+fi
 tree=$ARBEL_CACHE/linux-source-$ver
 if [ ! -f "$tree/.arbel-extracted" ]; then
-	echo "ktree: extracting linux-source $ver into $tree" >&2
-	rm -rf "$tree" "$tree.tmp"
-	mkdir -p "$tree.tmp"
-	tar -C "$tree.tmp" -xf /usr/src/linux-source-6.1.tar.xz
-	mv "$tree.tmp/linux-source-6.1" "$tree"
-	rmdir "$tree.tmp"
-	touch "$tree/.arbel-extracted"
+	# one extraction at a time (lint, docs and the debug kernel may ask
+	# at once on a cold cache)
+	exec 6>"$tree.lock"
+	flock 6
+	if [ ! -f "$tree/.arbel-extracted" ]; then
+		read -r _sver tarball < <("$top/scripts/kpkg.sh" source 6.1)
+		echo "ktree: extracting linux-source $ver into $tree" >&2
+		rm -rf "$tree" "$tree.tmp"
+		mkdir -p "$tree.tmp"
+		tar -C "$tree.tmp" -xf "$tarball"
+		mv "$tree.tmp/linux-source-6.1" "$tree"
+		rmdir "$tree.tmp"
+		touch "$tree/.arbel-extracted"
+	fi
+	exec 6>&-
 fi
 
 if [ "$hook" = 0 ]; then

@@ -3,8 +3,9 @@
 #
 # Prepare what the arbel test VM boots, cached under $ARBEL_CACHE/vm:
 #   - Debian's kernel image + modules for exactly $ARBEL_KABI
-#     (apt-get download linux-image-$ARBEL_KABI, dpkg -x, depmod), keyed by
-#     the package version;
+#     (scripts/kpkg.sh unpack: apt-get download linux-image-$ARBEL_KABI,
+#     dpkg-deb -x; then depmod), keyed by the package version: never
+#     installed on the host;
 #   - a base initramfs (gzip'ed newc cpio): busybox-static + /init, ib_core,
 #     ib_uverbs (+ $VM_MODULES) and their dependencies, rdma-core's ibverbs-utils
 #     with libibverbs and the mthca provider only, iproute2's rdma, bash,
@@ -32,7 +33,7 @@ set -eu
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-[ -n "${ARBEL_KABI:-}" ] || vm_die "ARBEL_KABI is unknown: install linux-headers-amd64 or set ARBEL_KABI"
+[ -n "${ARBEL_KABI:-}" ] || vm_die "ARBEL_KABI is unknown: apt knows no $ARBEL_HEADERS_META (apt-get update?), or set ARBEL_KABI"
 
 BASE_MODULES="ib_core ib_uverbs ${VM_MODULES:-}"
 HOST_PKGS="busybox-static ibverbs-utils ibverbs-providers iproute2 bash kmod cpio gzip xz-utils
@@ -61,13 +62,8 @@ if [ -n "${VM_KERNEL_ROOT:-}" ]; then
 	kver=own-$(stat -c %Y "$kdir/.done")
 else
 	kpkg=linux-image-$ARBEL_KABI
-	apt_candidate() {
-		apt-cache show --no-all-versions "$1" 2>/dev/null | sed -n 's/^Version: //p' | head -n 1
-	}
-	# apt-cache takes seconds here (no pkgcache.bin): ask again only when the
-	# package lists or the status file change
-	apt_key=$(stat -c '%n %s %Y' /var/lib/apt/lists/* /var/lib/dpkg/status 2>/dev/null | sha256sum)
-	kver=$(vm_memo "candidate-$kpkg" "$apt_key" apt_candidate "$kpkg")
+	# apt-cache's candidate, remembered while the package lists stay the same
+	kver=$("$REPO/scripts/kpkg.sh" version "$kpkg")
 	if [ -z "$kver" ]; then
 		# no apt lists: fall back to a cached extraction of this ABI, if any
 		kver=$(find "$VM_CACHE/kernel" -maxdepth 2 -name .done -path "*/$ARBEL_KABI+*" 2>/dev/null |
@@ -79,19 +75,15 @@ else
 	if [ ! -f "$kdir/.done" ]; then
 		vm_log "fetching $kpkg=$kver"
 		rm -rf "$kdir" "$kdir.tmp"
-		mkdir -p "$VM_CACHE/debs" "$kdir.tmp"
-		deb=$VM_CACHE/debs/${kpkg}_${kver}_amd64.deb
-		if [ ! -s "$deb" ]; then
-			(cd "$VM_CACHE/debs" && apt-get download -qq -o APT::Sandbox::User=root "$kpkg=$kver" >&2) ||
-				vm_die "apt-get download $kpkg=$kver failed"
-			[ -s "$deb" ] || vm_die "apt-get download did not produce $deb"
-		fi
-		dpkg -x "$deb" "$kdir.tmp"
+		# downloaded and unpacked, never installed (scripts/kpkg.sh)
+		"$REPO/scripts/kpkg.sh" unpack "$kdir.tmp" "$kpkg=$kver" ||
+			vm_die "apt-get download $kpkg=$kver failed"
+		rm -f "$kdir.tmp/.done"
 		depmod -b "$kdir.tmp" "$ARBEL_KABI"
-		[ -f "$kdir.tmp/boot/vmlinuz-$ARBEL_KABI" ] || vm_die "no vmlinuz in $deb"
+		[ -f "$kdir.tmp/boot/vmlinuz-$ARBEL_KABI" ] || vm_die "no vmlinuz in $kpkg=$kver"
 		touch "$kdir.tmp/.done"
 		mv "$kdir.tmp" "$kdir"
-		rm -f "$deb"
+		rm -f "$kdir.tmp.lock"
 		# keep the 3 newest kernel trees (about 400 MB each)
 		# shellcheck disable=SC2010,SC2012 # names are ours, without blanks
 		ls -dt "$VM_CACHE"/kernel/*+* | grep -v '\.tmp$' | tail -n +4 | xargs -r rm -rf

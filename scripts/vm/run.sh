@@ -8,32 +8,11 @@
 #   CMD='ibv_devinfo' LOAD=1 scripts/vm/run.sh
 #   scripts/vm/run.sh ibv_devinfo -v          # arguments, if any, are CMD
 #
-# Environment (all optional):
-#   CMD          shell command run by bash as root in the guest (default: true)
-#   LOAD=1       modprobe ib_uverbs and insmod arbel.ko before CMD
-#   MODULE       arbel.ko to ship (default: build/module/arbel.ko if present)
-#   MODULE_ARGS  module parameters for insmod
-#   STUB         extra properties for -device arbel-stub (prop=val,...)
-#   NO_STUB=1    boot without the arbel-stub device
-#   QEMU         qemu-system-x86_64 to use (default: $(scripts/build-qemu.sh))
-#   TIMEOUT      seconds for the whole VM run (default: 300; 0: no limit)
-#   VM_APPEND    extra kernel command line
-#   VM_MEM       guest memory (default: 1G); VM_SMP: vCPUs (default: 1)
-#   VM_PYTHON=1  add python3 + pyverbs + rdma-core's tests (/opt/rdma-core/tests)
-#   VM_CONSOLE=1 show the whole console (boot included), not only CMD's output
-#   VM_SHELL=1   interactive: a root shell on this terminal instead of CMD
-#                (no timeout, no logs; Ctrl-A X quits)
-#   ALLOW_SPLAT=1  do not fail when the kernel log has a BUG/WARNING/Oops
-#   GUEST_BIN    directory copied to /opt/arbel/bin (default: build/guest-bin);
-#                the shared libraries of its ELF files come along
-#   VM_OUT       output directory (default: build/vm)
-#   VM_QEMU_ARGS extra QEMU arguments (word-split)
-#   VM_HOTPLUG=1 the stub sits in a hot-plug slot (a PCIe root port) and
-#                CMD may have it unplugged and plugged again: a console line
-#                "@@ARBEL-VM@@ hotplug del" (or "add") makes the harness run
-#                device_del (device_add) through QEMU's QMP socket (qmp.py)
-#   VM_QEMU_LOG  QEMU -d categories logged to build/vm/qemu-debug.log
-#                (default: guest_errors,unimp: the stub's complaints)
+# Environment: about 25 variables, all optional (CMD, LOAD=1, MODULE,
+# MODULE_ARGS, STUB, TIMEOUT, VM_OUT, VM_PYTHON=1, VM_SHELL=1, ...).  Each
+# is described, with its default, in one table: Documentation/vm-harness.rst,
+# "Variables" (scripts/vmknobs.py, in make check's lint stage, fails when
+# that table and these scripts disagree).
 #
 # Exit status: CMD's; the insmod/modprobe status if LOAD=1 failed;
 # 124 on timeout; 125 if the harness or the guest failed (no exit marker:

@@ -4,7 +4,9 @@
 # Kbuild, never this file.
 #
 #   make                 build arbel.ko against KDIR (see README)
-#   make check           every test (see README)
+#   make check           every test (see README); STAGES=verbs,mthca runs
+#                        those and what they need, LIST=1 lists the stages
+#                        (the table: scripts/stages.py)
 #   make demo            the emulated Arbel in a VM
 #   make vm-run CMD=...  run CMD as root in the VM (LOAD=1, STUB=...)
 #   make module-check    W=1 + sparse build against the test kernel
@@ -35,7 +37,7 @@ module-check:
 	scripts/build-module.sh --test
 
 check:
-	scripts/check.sh
+	STAGES="$(STAGES)" LIST="$(LIST)" scripts/check.sh
 
 lint:
 	scripts/checkpatch.sh

@@ -4,13 +4,17 @@
 fails.  kernel-doc and toctree directives are accepted (Sphinx renders
 them: the docs stage, scripts/htmldocs.py).  KTAP on stdout, one result
 per file.  Then one result for the rule that a code comment cites only
-files in the repository (comment_cites.py)."""
+files in the repository (comment_cites.py), one for the stage list of
+Documentation/check.rst against make check's table (stages.py), and one
+for the VM harness's variables table against its scripts (vmknobs.py)."""
 import glob
 import io
 import os
 import sys
 
 from comment_cites import foreign_cites
+import stages
+import vmknobs
 
 import docutils.core
 from docutils.parsers.rst import Directive, directives
@@ -59,4 +63,15 @@ for path in paths:
 bad = foreign_cites(top)
 ktap.check(not bad, "code comments cite only files in the repository",
            lambda: "\n".join(f"{f}:{n}: {c}" for f, n, c in bad))
+check_rst = os.path.join(top, "Documentation", "check.rst")
+try:
+    with open(check_rst, encoding="utf-8") as f:
+        bad = stages.check_docs(f.read())
+except OSError as e:
+    bad = [str(e)]
+ktap.check(not bad, "Documentation/check.rst lists make check's stages "
+           "as scripts/stages.py has them", lambda: "\n".join(bad))
+bad = vmknobs.check(top)
+ktap.check(not bad, "Documentation/vm-harness.rst's variables are "
+           "scripts/vm/run.sh's, with their defaults", lambda: "\n".join(bad))
 sys.exit(ktap.finish())

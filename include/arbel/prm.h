@@ -194,6 +194,16 @@ enum arbel_status {
 
 /* ---- Mailbox layouts of the bring-up commands (byte offsets) ---------- */
 
+/*
+ * The bytes of each mailbox that a command fills or reads (mthca's
+ * *_IN_SIZE / *_OUT_SIZE); the rest of the 4 KiB mailbox is zero.
+ */
+#define ARBEL_QUERY_FW_OUT_SIZE		0x100
+#define ARBEL_ENABLE_LAM_OUT_SIZE	0x100
+#define ARBEL_QUERY_DEV_LIM_OUT_SIZE	0x100
+#define ARBEL_QUERY_ADAPTER_OUT_SIZE	0x100
+#define ARBEL_INIT_HCA_IN_SIZE		0x200
+
 /* QUERY_FW outbox */
 #define ARBEL_QUERY_FW_FW_PAGES		0x00	/* u16, 4 KiB pages */
 #define ARBEL_QUERY_FW_MAJOR		0x02	/* u16 */

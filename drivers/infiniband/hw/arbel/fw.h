@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * One typed wrapper per firmware command.
+ * One typed wrapper per firmware command: fw.c (the mailbox helper, the
+ * HCA's bring-up and MAD_IFC), fw_icm.c (mapping memory), fw_tpt.c (MPT
+ * and MTT), fw_eq.c (the event queue).
  */
 #ifndef _ARBEL_FW_H
 #define _ARBEL_FW_H
@@ -66,40 +68,49 @@ struct arbel_map_chunk {
 	u8 log_pages;
 };
 
+/* fw.c */
+int arbel_fw_mbox(struct arbel_cmd_transport *cmd, u16 opcode, u8 op_mod,
+		  u32 in_mod, const void *in, size_t in_len, void *out,
+		  size_t out_len);
 int arbel_fw_query_fw(struct arbel_cmd_transport *cmd,
 		      struct arbel_fw_info *fw);
 int arbel_fw_enable_lam(struct arbel_cmd_transport *cmd);
-int arbel_fw_map(struct arbel_cmd_transport *cmd, u16 opcode,
-		 const struct arbel_map_chunk *chunks, int n);
-int arbel_fw_unmap_fa(struct arbel_cmd_transport *cmd);
 int arbel_fw_run_fw(struct arbel_cmd_transport *cmd);
 int arbel_fw_query_dev_lim(struct arbel_cmd_transport *cmd,
 			   struct arbel_dev_lim *lim);
 void arbel_vsd_board_id(const u8 *vsd, char *board_id, size_t len);
 int arbel_fw_query_adapter(struct arbel_cmd_transport *cmd, char *board_id,
 			   size_t len);
+int arbel_fw_init_hca(struct arbel_cmd_transport *cmd,
+		      const struct arbel_icm_layout *layout);
+int arbel_fw_close_hca(struct arbel_cmd_transport *cmd);
+int arbel_fw_mad_ifc(struct arbel_cmd_transport *cmd, u8 port,
+		     const void *in_mad, void *out_mad);
+
+/* fw_icm.c */
+int arbel_fw_map(struct arbel_cmd_transport *cmd, u16 opcode,
+		 const struct arbel_map_chunk *chunks, int n);
+int arbel_fw_unmap_fa(struct arbel_cmd_transport *cmd);
 int arbel_fw_set_icm_size(struct arbel_cmd_transport *cmd, u64 icm_size,
 			  u64 *aux_pages);
 int arbel_fw_unmap_icm_aux(struct arbel_cmd_transport *cmd);
 int arbel_fw_unmap_icm(struct arbel_cmd_transport *cmd, u64 va, u32 pages);
-int arbel_fw_init_hca(struct arbel_cmd_transport *cmd,
-		      const struct arbel_icm_layout *layout);
-int arbel_fw_close_hca(struct arbel_cmd_transport *cmd);
+
+/* fw_tpt.c */
 int arbel_fw_sw2hw_mpt(struct arbel_cmd_transport *cmd, u32 slot,
 		       const __be32 entry[ARBEL_MPT_DWORDS]);
-int arbel_fw_hw2sw_mpt(struct arbel_cmd_transport *cmd, u32 slot,
-		       __be32 entry[ARBEL_MPT_DWORDS]);
+int arbel_fw_hw2sw_mpt(struct arbel_cmd_transport *cmd, u32 slot);
 int arbel_fw_query_mpt(struct arbel_cmd_transport *cmd, u32 slot,
 		       __be32 entry[ARBEL_MPT_DWORDS]);
 int arbel_fw_write_mtt(struct arbel_cmd_transport *cmd,
 		       struct arbel_mailbox *mbox, u64 icm_va, u32 n);
+
+/* fw_eq.c */
 struct arbel_eqc;
 int arbel_fw_sw2hw_eq(struct arbel_cmd_transport *cmd, u32 eqn,
 		      const struct arbel_eqc *eqc);
 int arbel_fw_hw2sw_eq(struct arbel_cmd_transport *cmd, u32 eqn);
 int arbel_fw_map_eq(struct arbel_cmd_transport *cmd, u32 eqn, u64 mask,
 		    bool unmap);
-int arbel_fw_mad_ifc(struct arbel_cmd_transport *cmd, u8 port,
-		     const void *in_mad, void *out_mad);
 
 #endif /* _ARBEL_FW_H */

@@ -188,7 +188,7 @@ int arbel_mr_unregister(struct arbel_dev *adev, struct arbel_mr_hw *mr)
 {
 	int err;
 
-	err = arbel_fw_hw2sw_mpt(&adev->cmd, mr->slot, NULL);
+	err = arbel_fw_hw2sw_mpt(&adev->cmd, mr->slot);
 	if (err) {
 		if (!arbel_cmd_failed(&adev->cmd))
 			dev_warn(&adev->pdev->dev,

@@ -28,6 +28,7 @@
 #include "arbel-hw.h"
 #include "arbel-dbgwin.h"
 #include "arbel-trace.h"
+#include "trace.h"
 #include "arbel-eq.h"
 #include "arbel-catas.h"
 
@@ -62,24 +63,25 @@ static void arbel_port_event(ArbelState *s, uint32_t val)
 
     if (port < 1 || port > s->props.num_ports) {
         /* a test's request, not the guest driver's: a note, no error */
-        arbel_trace_note(s, "PORT-EVENT-IGNORED port=%u (ports 1..%u)", port,
-                         s->props.num_ports);
+        trace_arbel_port_event_ignored(arbel_trace_seq(s), port,
+                                       s->props.num_ports);
         return;
     }
     s->catas.port_events++;
-    /* EQE 0x0c (data + 0x08): the port in bits 29:28 */
-    stl_be_p(d + 0x08, (uint32_t)port << 28);
-    arbel_trace_note(s, "PORT-EVENT port=%u %s", port, up ? "active" : "down");
+    stl_be_p(d + ARBEL_EV_PORT_DATA, (uint32_t)port << ARBEL_EV_PORT_SHIFT);
+    trace_arbel_port_event(arbel_trace_seq(s), port, up ? "active" : "down");
     arbel_eq_post_event(s, ARBEL_EV_PORT_CHANGE, subtype, d);
 }
 
 /* Fill the buffer for ARBEL_DBG_CATAS_INJECT (type in bits 7:0). */
 static void arbel_catas_inject(ArbelState *s, uint32_t val)
 {
+    uint8_t type = val & ARBEL_CATAS_TYPE_MASK;
+
     s->catas.injected++;
-    s->catas.buf[0] = (val & 0xff) << 24;
+    s->catas.buf[0] = (uint32_t)type << ARBEL_CATAS_TYPE_SHIFT;
     s->catas.buf[1] = s->catas.injected;
-    arbel_trace_note(s, "CATAS type=%u", val & 0xff);
+    trace_arbel_catas(arbel_trace_seq(s), type);
     arbel_unconfirmed(s, "catastrophic-error buffer dword 1 (syndrome) "
                       "holds the injection count %u", s->catas.injected);
 }

@@ -21,14 +21,15 @@
 #include "arbel-eq.h"
 #include "arbel-mad.h"
 #include "arbel-mpt.h"
+#include "arbel-ctx.h"
 #include "arbel-objects.h"
 #include "arbel-fw.h"
 #include "arbel-cmd.h"
 
 /* the firmware states a command is allowed in */
-#define S_R     (1u << FW_RESET)
-#define S_U     (1u << FW_RUNNING)
-#define S_H     (1u << FW_HCA_INIT)
+#define ARBEL_S_R     (1u << ARBEL_FW_RESET)
+#define ARBEL_S_U     (1u << ARBEL_FW_RUNNING)
+#define ARBEL_S_H     (1u << ARBEL_FW_HCA_INIT)
 
 typedef uint8_t (*ArbelCmdHandler)(ArbelState *s, ArbelCmd *cmd);
 
@@ -40,60 +41,72 @@ typedef struct ArbelCmdDesc {
 } ArbelCmdDesc;
 
 static const ArbelCmdDesc arbel_cmds[] = {
-    { OP_SYS_EN, "SYS_EN", 0, NULL },
-    { OP_SYS_DIS, "SYS_DIS", 0, NULL },
-    { OP_QUERY_DEV_LIM, "QUERY_DEV_LIM", S_U | S_H, arbel_cmd_query_dev_lim },
-    { OP_QUERY_FW, "QUERY_FW", S_R | S_U | S_H, arbel_cmd_query_fw },
-    { OP_QUERY_DDR, "QUERY_DDR", 0, NULL },
-    { OP_QUERY_ADAPTER, "QUERY_ADAPTER", S_U | S_H, arbel_cmd_query_adapter },
-    { OP_INIT_HCA, "INIT_HCA", S_U, arbel_cmd_init_hca },
-    { OP_CLOSE_HCA, "CLOSE_HCA", S_H, arbel_cmd_close_hca },
-    { OP_INIT_IB, "INIT_IB", S_H, arbel_cmd_init_ib },
-    { OP_CLOSE_IB, "CLOSE_IB", S_H, arbel_cmd_close_ib },
-    { OP_SET_IB, "SET_IB", S_H, arbel_cmd_set_ib },
-    { OP_SW2HW_MPT, "SW2HW_MPT", S_H, arbel_cmd_sw2hw_mpt },
-    { OP_QUERY_MPT, "QUERY_MPT", S_H, arbel_cmd_query_mpt },
-    { OP_HW2SW_MPT, "HW2SW_MPT", S_H, arbel_cmd_hw2sw_mpt },
-    { OP_READ_MTT, "READ_MTT", S_H, arbel_cmd_read_mtt },
-    { OP_WRITE_MTT, "WRITE_MTT", S_H, arbel_cmd_write_mtt },
-    { OP_MAP_EQ, "MAP_EQ", S_H, arbel_cmd_map_eq },
-    { OP_SW2HW_EQ, "SW2HW_EQ", S_H, arbel_cmd_sw2hw_eq },
-    { OP_HW2SW_EQ, "HW2SW_EQ", S_H, arbel_cmd_hw2sw_eq },
-    { OP_QUERY_EQ, "QUERY_EQ", S_H, arbel_cmd_query_eq },
-    { OP_SW2HW_CQ, "SW2HW_CQ", S_H, arbel_cmd_sw2hw_cq },
-    { OP_HW2SW_CQ, "HW2SW_CQ", S_H, arbel_cmd_hw2sw_cq },
-    { OP_QUERY_CQ, "QUERY_CQ", S_H, arbel_cmd_query_cq },
-    { OP_RESIZE_CQ, "RESIZE_CQ", S_H, arbel_cmd_resize_cq },
-    { OP_SW2HW_SRQ, "SW2HW_SRQ", S_H, arbel_cmd_sw2hw_srq },
-    { OP_HW2SW_SRQ, "HW2SW_SRQ", S_H, arbel_cmd_hw2sw_srq },
-    { OP_QUERY_SRQ, "QUERY_SRQ", S_H, arbel_cmd_query_srq },
-    { OP_ARM_SRQ, "ARM_SRQ", S_H, arbel_cmd_arm_srq },
-    { OP_RST2INIT_QPEE, "RST2INIT_QPEE", S_H, arbel_cmd_modify_qp },
-    { OP_INIT2INIT_QPEE, "INIT2INIT_QPEE", S_H, arbel_cmd_modify_qp },
-    { OP_INIT2RTR_QPEE, "INIT2RTR_QPEE", S_H, arbel_cmd_modify_qp },
-    { OP_RTR2RTS_QPEE, "RTR2RTS_QPEE", S_H, arbel_cmd_modify_qp },
-    { OP_RTS2RTS_QPEE, "RTS2RTS_QPEE", S_H, arbel_cmd_modify_qp },
-    { OP_SQERR2RTS_QPEE, "SQERR2RTS_QPEE", S_H, arbel_cmd_modify_qp },
-    { OP_2ERR_QPEE, "2ERR_QPEE", S_H, arbel_cmd_modify_qp },
-    { OP_RTS2SQD_QPEE, "RTS2SQD_QPEE", S_H, arbel_cmd_modify_qp },
-    { OP_SQD2SQD_QPEE, "SQD2SQD_QPEE", S_H, arbel_cmd_modify_qp },
-    { OP_SQD2RTS_QPEE, "SQD2RTS_QPEE", S_H, arbel_cmd_modify_qp },
-    { OP_ERR2RST_QPEE, "ERR2RST_QPEE", S_H, arbel_cmd_modify_qp },
-    { OP_QUERY_QPEE, "QUERY_QPEE", S_H, arbel_cmd_query_qp },
-    { OP_CONF_SPECIAL_QP, "CONF_SPECIAL_QP", S_H, arbel_cmd_conf_special_qp },
-    { OP_MAD_IFC, "MAD_IFC", S_H, arbel_cmd_mad_ifc },
-    { OP_SYNC_TPT, "SYNC_TPT", S_H, arbel_cmd_sync_tpt },
-    { OP_NOP, "NOP", S_U | S_H, arbel_cmd_nop },
-    { OP_RUN_FW, "RUN_FW", S_R, arbel_cmd_run_fw },
-    { OP_DISABLE_LAM, "DISABLE_LAM", S_R | S_U | S_H, arbel_cmd_disable_lam },
-    { OP_ENABLE_LAM, "ENABLE_LAM", S_R | S_U | S_H, arbel_cmd_enable_lam },
-    { OP_UNMAP_ICM, "UNMAP_ICM", S_U | S_H, arbel_cmd_unmap_icm },
-    { OP_MAP_ICM, "MAP_ICM", S_U | S_H, arbel_cmd_map_icm },
-    { OP_UNMAP_ICM_AUX, "UNMAP_ICM_AUX", S_U, arbel_cmd_unmap_icm_aux },
-    { OP_MAP_ICM_AUX, "MAP_ICM_AUX", S_U, arbel_cmd_map_icm_aux },
-    { OP_SET_ICM_SIZE, "SET_ICM_SIZE", S_U, arbel_cmd_set_icm_size },
-    { OP_UNMAP_FA, "UNMAP_FA", S_R | S_U, arbel_cmd_unmap_fa },
-    { OP_MAP_FA, "MAP_FA", S_R, arbel_cmd_map_fa },
+    { ARBEL_OP_SYS_EN, "SYS_EN", 0, NULL },
+    { ARBEL_OP_SYS_DIS, "SYS_DIS", 0, NULL },
+    { ARBEL_OP_QUERY_DEV_LIM, "QUERY_DEV_LIM", ARBEL_S_U | ARBEL_S_H,
+      arbel_cmd_query_dev_lim },
+    { ARBEL_OP_QUERY_FW, "QUERY_FW", ARBEL_S_R | ARBEL_S_U | ARBEL_S_H,
+      arbel_cmd_query_fw },
+    { ARBEL_OP_QUERY_DDR, "QUERY_DDR", 0, NULL },
+    { ARBEL_OP_QUERY_ADAPTER, "QUERY_ADAPTER", ARBEL_S_U | ARBEL_S_H,
+      arbel_cmd_query_adapter },
+    { ARBEL_OP_INIT_HCA, "INIT_HCA", ARBEL_S_U, arbel_cmd_init_hca },
+    { ARBEL_OP_CLOSE_HCA, "CLOSE_HCA", ARBEL_S_H, arbel_cmd_close_hca },
+    { ARBEL_OP_INIT_IB, "INIT_IB", ARBEL_S_H, arbel_cmd_init_ib },
+    { ARBEL_OP_CLOSE_IB, "CLOSE_IB", ARBEL_S_H, arbel_cmd_close_ib },
+    { ARBEL_OP_SET_IB, "SET_IB", ARBEL_S_H, arbel_cmd_set_ib },
+    { ARBEL_OP_SW2HW_MPT, "SW2HW_MPT", ARBEL_S_H, arbel_cmd_sw2hw_mpt },
+    { ARBEL_OP_QUERY_MPT, "QUERY_MPT", ARBEL_S_H, arbel_cmd_query_mpt },
+    { ARBEL_OP_HW2SW_MPT, "HW2SW_MPT", ARBEL_S_H, arbel_cmd_hw2sw_mpt },
+    { ARBEL_OP_READ_MTT, "READ_MTT", ARBEL_S_H, arbel_cmd_read_mtt },
+    { ARBEL_OP_WRITE_MTT, "WRITE_MTT", ARBEL_S_H, arbel_cmd_write_mtt },
+    { ARBEL_OP_MAP_EQ, "MAP_EQ", ARBEL_S_H, arbel_cmd_map_eq },
+    { ARBEL_OP_SW2HW_EQ, "SW2HW_EQ", ARBEL_S_H, arbel_cmd_sw2hw_eq },
+    { ARBEL_OP_HW2SW_EQ, "HW2SW_EQ", ARBEL_S_H, arbel_cmd_hw2sw_eq },
+    { ARBEL_OP_QUERY_EQ, "QUERY_EQ", ARBEL_S_H, arbel_cmd_query_eq },
+    { ARBEL_OP_SW2HW_CQ, "SW2HW_CQ", ARBEL_S_H, arbel_cmd_ctx_sw2hw },
+    { ARBEL_OP_HW2SW_CQ, "HW2SW_CQ", ARBEL_S_H, arbel_cmd_ctx_hw2sw },
+    { ARBEL_OP_QUERY_CQ, "QUERY_CQ", ARBEL_S_H, arbel_cmd_ctx_query },
+    { ARBEL_OP_RESIZE_CQ, "RESIZE_CQ", ARBEL_S_H, arbel_cmd_resize_cq },
+    { ARBEL_OP_SW2HW_SRQ, "SW2HW_SRQ", ARBEL_S_H, arbel_cmd_ctx_sw2hw },
+    { ARBEL_OP_HW2SW_SRQ, "HW2SW_SRQ", ARBEL_S_H, arbel_cmd_ctx_hw2sw },
+    { ARBEL_OP_QUERY_SRQ, "QUERY_SRQ", ARBEL_S_H, arbel_cmd_ctx_query },
+    { ARBEL_OP_ARM_SRQ, "ARM_SRQ", ARBEL_S_H, arbel_cmd_arm_srq },
+    { ARBEL_OP_RST2INIT_QPEE, "RST2INIT_QPEE", ARBEL_S_H, arbel_cmd_modify_qp },
+    { ARBEL_OP_INIT2INIT_QPEE, "INIT2INIT_QPEE", ARBEL_S_H,
+      arbel_cmd_modify_qp },
+    { ARBEL_OP_INIT2RTR_QPEE, "INIT2RTR_QPEE", ARBEL_S_H, arbel_cmd_modify_qp },
+    { ARBEL_OP_RTR2RTS_QPEE, "RTR2RTS_QPEE", ARBEL_S_H, arbel_cmd_modify_qp },
+    { ARBEL_OP_RTS2RTS_QPEE, "RTS2RTS_QPEE", ARBEL_S_H, arbel_cmd_modify_qp },
+    { ARBEL_OP_SQERR2RTS_QPEE, "SQERR2RTS_QPEE", ARBEL_S_H,
+      arbel_cmd_modify_qp },
+    { ARBEL_OP_2ERR_QPEE, "2ERR_QPEE", ARBEL_S_H, arbel_cmd_modify_qp },
+    { ARBEL_OP_RTS2SQD_QPEE, "RTS2SQD_QPEE", ARBEL_S_H, arbel_cmd_modify_qp },
+    { ARBEL_OP_SQD2SQD_QPEE, "SQD2SQD_QPEE", ARBEL_S_H, arbel_cmd_modify_qp },
+    { ARBEL_OP_SQD2RTS_QPEE, "SQD2RTS_QPEE", ARBEL_S_H, arbel_cmd_modify_qp },
+    { ARBEL_OP_ERR2RST_QPEE, "ERR2RST_QPEE", ARBEL_S_H, arbel_cmd_modify_qp },
+    { ARBEL_OP_QUERY_QPEE, "QUERY_QPEE", ARBEL_S_H, arbel_cmd_query_qp },
+    { ARBEL_OP_CONF_SPECIAL_QP, "CONF_SPECIAL_QP", ARBEL_S_H,
+      arbel_cmd_conf_special_qp },
+    { ARBEL_OP_MAD_IFC, "MAD_IFC", ARBEL_S_H, arbel_cmd_mad_ifc },
+    { ARBEL_OP_SYNC_TPT, "SYNC_TPT", ARBEL_S_H, arbel_cmd_sync_tpt },
+    { ARBEL_OP_NOP, "NOP", ARBEL_S_U | ARBEL_S_H, arbel_cmd_nop },
+    { ARBEL_OP_RUN_FW, "RUN_FW", ARBEL_S_R, arbel_cmd_run_fw },
+    { ARBEL_OP_DISABLE_LAM, "DISABLE_LAM", ARBEL_S_R | ARBEL_S_U | ARBEL_S_H,
+      arbel_cmd_disable_lam },
+    { ARBEL_OP_ENABLE_LAM, "ENABLE_LAM", ARBEL_S_R | ARBEL_S_U | ARBEL_S_H,
+      arbel_cmd_enable_lam },
+    { ARBEL_OP_UNMAP_ICM, "UNMAP_ICM", ARBEL_S_U | ARBEL_S_H,
+      arbel_cmd_unmap_icm },
+    { ARBEL_OP_MAP_ICM, "MAP_ICM", ARBEL_S_U | ARBEL_S_H, arbel_cmd_map_icm },
+    { ARBEL_OP_UNMAP_ICM_AUX, "UNMAP_ICM_AUX", ARBEL_S_U,
+      arbel_cmd_unmap_icm_aux },
+    { ARBEL_OP_MAP_ICM_AUX, "MAP_ICM_AUX", ARBEL_S_U, arbel_cmd_map_icm_aux },
+    { ARBEL_OP_SET_ICM_SIZE, "SET_ICM_SIZE", ARBEL_S_U,
+      arbel_cmd_set_icm_size },
+    { ARBEL_OP_UNMAP_FA, "UNMAP_FA", ARBEL_S_R | ARBEL_S_U,
+      arbel_cmd_unmap_fa },
+    { ARBEL_OP_MAP_FA, "MAP_FA", ARBEL_S_R, arbel_cmd_map_fa },
 };
 
 static const ArbelCmdDesc *arbel_cmd_find(uint16_t opcode)
@@ -127,9 +140,9 @@ uint8_t arbel_cmd_execute(ArbelState *s, ArbelCmd *cmd)
     s->disp.cmd_count++;
     cmd->name = d ? d->name : "UNKNOWN";
     if (!d || !d->handler) {
-        status = ST_BAD_OP;
+        status = ARBEL_ST_BAD_OP;
     } else if (!(d->states & (1u << arbel_fw_state(s)))) {
-        status = ST_BAD_SYS_STATE;
+        status = ARBEL_ST_BAD_SYS_STATE;
     } else if (arbel_fault_fail(s, cmd->opcode, &status)) {
         note = "injected-failure";
     } else {

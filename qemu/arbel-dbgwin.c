@@ -18,6 +18,7 @@
 #include "arbel-state.h"
 #include "arbel-dbgwin.h"
 #include "arbel-trace.h"
+#include "trace.h"
 #include "arbel-fault.h"
 #include "arbel-dma.h"
 #include "arbel-icm.h"
@@ -72,12 +73,9 @@ static void arbel_dbg_trace(ArbelState *s)
 {
     ArbelDbg *d = &s->dbg;
 
-    arbel_trace_note(s, "XLATE key=0x%08x access=%u va=0x%016" PRIx64
-                     " len=0x%x dir=%u buf=0x%016" PRIx64 " index=0x%x"
-                     " pa=0x%016" PRIx64 " result=%u",
-                     d->xl_key, d->xl_access, d->xl_va,
-                     d->xl_len, d->xl_dir, d->xl_buf, d->xl_index, d->xl_pa,
-                     d->xl_result);
+    trace_arbel_xlate(arbel_trace_seq(s), d->xl_key, d->xl_access, d->xl_va,
+                      d->xl_len, d->xl_dir, d->xl_buf, d->xl_index, d->xl_pa,
+                      d->xl_result);
 }
 
 /* The debug window's request: between the region and a guest buffer. */

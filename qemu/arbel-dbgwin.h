@@ -25,12 +25,12 @@
 /* Debug window registers (offsets inside the window) */
 #define ARBEL_DBG_ID                    0x000 /* RO 'ARBD' */
 #define ARBEL_DBG_VERSION               0x004 /* RO 1 */
-#define ARBEL_DBG_FW_STATE              0x008 /* RO 0 reset, 1 running, 2 init */
+#define ARBEL_DBG_FW_STATE              0x008 /* RO 0 reset, 1 running, 2 HCA */
 #define ARBEL_DBG_CMD_COUNT             0x00c /* RO commands executed */
 #define ARBEL_DBG_ICM_PAGES             0x010 /* RO mapped ICM 4K pages */
 #define ARBEL_DBG_FA_PAGES              0x014 /* RO mapped FA 4K pages */
 #define ARBEL_DBG_AUX_PAGES             0x018 /* RO mapped aux ICM 4K pages */
-#define ARBEL_DBG_HW_MPTS               0x01c /* RO hardware-owned MPT entries */
+#define ARBEL_DBG_HW_MPTS               0x01c /* RO MPT entries HW owns */
 #define ARBEL_DBG_ICM_SIZE_HI           0x020 /* RO SET_ICM_SIZE value */
 #define ARBEL_DBG_ICM_SIZE_LO           0x024
 #define ARBEL_DBG_LOG_MPT_SZ            0x028 /* RO from INIT_HCA */
@@ -46,7 +46,7 @@
 #define ARBEL_DBG_XL_VA_HI              0x108 /* RW virtual address */
 #define ARBEL_DBG_XL_VA_LO              0x10c
 #define ARBEL_DBG_XL_LEN                0x110 /* RW length in bytes */
-#define ARBEL_DBG_XL_DIR                0x114 /* RW 0 region->buf, 1 buf->region */
+#define ARBEL_DBG_XL_DIR                0x114 /* RW 0 region->buf, 1 back */
 #define ARBEL_DBG_XL_BUF_HI             0x118 /* RW guest-physical buffer */
 #define ARBEL_DBG_XL_BUF_LO             0x11c
 #define ARBEL_DBG_XL_GO                 0x120 /* WO write 1: run */

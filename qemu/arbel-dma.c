@@ -65,12 +65,12 @@ MemTxResult arbel_dma_write(ArbelState *s, uint64_t addr, const void *buf,
 static uint8_t arbel_mbox_check(ArbelState *s, uint64_t addr)
 {
     if (!addr || (addr & (ARBEL_MBOX_SIZE - 1))) {
-        return ST_BAD_PARAM;
+        return ARBEL_ST_BAD_PARAM;
     }
     if (!arbel_bus_master(s)) {
-        return ST_INTERNAL_ERR;
+        return ARBEL_ST_INTERNAL_ERR;
     }
-    return ST_OK;
+    return ARBEL_ST_OK;
 }
 
 /**
@@ -93,9 +93,9 @@ uint8_t arbel_inbox_read(ArbelState *s, ArbelCmd *cmd, uint32_t len)
     cmd->inbox = g_malloc0(len);
     cmd->inbox_len = len;
     if (arbel_dma_read(s, cmd->in_param, cmd->inbox, len) != MEMTX_OK) {
-        return ST_BAD_PARAM;
+        return ARBEL_ST_BAD_PARAM;
     }
-    return ST_OK;
+    return ARBEL_ST_OK;
 }
 
 /**
@@ -121,7 +121,7 @@ uint8_t arbel_outbox_write(ArbelState *s, ArbelCmd *cmd, const void *buf,
     cmd->outbox_len = len;
     arbel_fault_corrupt(s, cmd, cmd->outbox, len);
     if (arbel_dma_write(s, cmd->out_param, cmd->outbox, len) != MEMTX_OK) {
-        return ST_BAD_PARAM;
+        return ARBEL_ST_BAD_PARAM;
     }
-    return ST_OK;
+    return ARBEL_ST_OK;
 }

@@ -24,38 +24,14 @@
 #include "arbel-state.h"
 #include "arbel-dbgwin.h"
 #include "arbel-trace.h"
+#include "trace.h"
 #include "arbel-dma.h"
 #include "arbel-irq.h"
 #include "arbel-icm.h"
 #include "arbel-tpt.h"
+#include "arbel-ctx.h"
 #include "arbel-eq.h"
 
-/* EQ context fields (byte offsets, bits) */
-#define EQC_FLAGS               0x00
-#define EQC_START               0x04
-#define EQC_LOGSIZE             0x0c    /* log size in bits 28:24 */
-#define EQC_INTR                0x17
-#define EQC_PD                  0x18
-#define EQC_LKEY                0x1c
-#define EQC_CI                  0x28
-#define EQC_PI                  0x2c
-#define EQC_STATUS_SHIFT        28
-#define EQC_STATUS_OVERFLOW     0x9
-#define EQC_STATUS_WRITE_FAIL   0xa
-#define EQC_OWNER_SHIFT         24
-#define EQC_OWNER_HW            1
-
-/* EQE fields */
-#define EQE_TYPE                0x01
-#define EQE_SUBTYPE             0x03
-#define EQE_DATA                0x04
-#define EQE_OWNER               0x1f
-
-static uint64_t arbel_eqc_addr(ArbelState *s, uint32_t eqn)
-{
-    return arbel_icm_table(s, ARBEL_TBL_EQC)->base +
-           (uint64_t)eqn * ARBEL_EQC_SIZE;
-}
 
 /**
  * arbel_eq_reset - forget every EQ, event mapping and raised interrupt
@@ -69,31 +45,26 @@ void arbel_eq_reset(ArbelState *s)
 }
 
 /* eqn inside the EQC table INIT_HCA sized, its context page mapped */
-static uint8_t arbel_eq_slot_check(ArbelState *s, uint32_t eqn)
+static uint8_t arbel_eq_find(ArbelState *s, uint32_t eqn, uint64_t *va)
 {
-    if (eqn >= (1u << arbel_icm_table(s, ARBEL_TBL_EQC)->log_num)) {
-        return ST_BAD_INDEX;
-    }
-    if (!arbel_icm_mapped(s, arbel_eqc_addr(s, eqn), ARBEL_EQC_SIZE)) {
-        return ST_BAD_RESOURCE;
-    }
-    return ST_OK;
+    return arbel_ctx_find(s, ARBEL_CTX_EQ, eqn, -1, va);
 }
 
 /* the context as the firmware keeps it, into @ctx */
 static void arbel_eq_ctx_fill(ArbelState *s, uint32_t eqn, uint8_t *ctx)
 {
     ArbelEq *eq = &s->eqs.eq[eqn];
-    uint32_t flags = ldl_be_p(ctx + EQC_FLAGS);
+    uint32_t flags = ldl_be_p(ctx + ARBEL_EQC_FLAGS);
 
-    flags &= ~((0xfu << EQC_OWNER_SHIFT) | (0xfu << EQC_STATUS_SHIFT));
-    flags |= (uint32_t)eq->status << EQC_STATUS_SHIFT;
+    flags &= ~((ARBEL_EQC_OWNER_MASK << ARBEL_EQC_OWNER_SHIFT) |
+               (ARBEL_EQC_STATUS_MASK << ARBEL_EQC_STATUS_SHIFT));
+    flags |= (uint32_t)eq->status << ARBEL_EQC_STATUS_SHIFT;
     if (eq->hw) {
-        flags |= EQC_OWNER_HW << EQC_OWNER_SHIFT;
+        flags |= ARBEL_EQC_OWNER_HW << ARBEL_EQC_OWNER_SHIFT;
     }
-    stl_be_p(ctx + EQC_FLAGS, flags);
-    stl_be_p(ctx + EQC_CI, eq->cons);
-    stl_be_p(ctx + EQC_PI, eq->prod);
+    stl_be_p(ctx + ARBEL_EQC_FLAGS, flags);
+    stl_be_p(ctx + ARBEL_EQC_CI, eq->cons);
+    stl_be_p(ctx + ARBEL_EQC_PI, eq->prod);
 }
 
 /**
@@ -108,37 +79,40 @@ uint8_t arbel_cmd_sw2hw_eq(ArbelState *s, ArbelCmd *cmd)
     uint32_t eqn = cmd->in_mod;
     ArbelEq *eq;
     uint8_t ctx[ARBEL_EQC_SIZE];
+    uint64_t va;
     uint8_t st;
 
     if (cmd->op_mod) {
-        return ST_BAD_OP;
+        return ARBEL_ST_BAD_OP;
     }
-    st = arbel_eq_slot_check(s, eqn);
+    st = arbel_eq_find(s, eqn, &va);
     if (st) {
         return st;
     }
     eq = &s->eqs.eq[eqn];
     if (eq->hw) {
-        return ST_BAD_RES_STATE;
+        return ARBEL_ST_BAD_RES_STATE;
     }
     st = arbel_inbox_read(s, cmd, ARBEL_EQC_SIZE);
     if (st) {
         return st;
     }
     memcpy(ctx, cmd->inbox, sizeof(ctx));
-    eq->start = ldq_be_p(ctx + EQC_START);
-    eq->log_size = (ldl_be_p(ctx + EQC_LOGSIZE) >> 24) & 0x1f;
-    eq->intr = ctx[EQC_INTR];
-    eq->lkey = ldl_be_p(ctx + EQC_LKEY);
-    eq->cons = ldl_be_p(ctx + EQC_CI);
-    eq->prod = ldl_be_p(ctx + EQC_PI);
+    eq->start = ldq_be_p(ctx + ARBEL_EQC_START);
+    eq->log_size = ldl_be_p(ctx + ARBEL_EQC_LOGSIZE) >>
+                   ARBEL_EQC_LOGSIZE_SHIFT & ARBEL_EQC_LOGSIZE_MASK;
+    eq->intr = ctx[ARBEL_EQC_INTR];
+    eq->lkey = ldl_be_p(ctx + ARBEL_EQC_LKEY);
+    eq->cons = ldl_be_p(ctx + ARBEL_EQC_CI);
+    eq->prod = ldl_be_p(ctx + ARBEL_EQC_PI);
     /* state field 11:8: 1 = armed (mthca sets 1 | the Arbel bit 8) */
-    eq->armed = ((ldl_be_p(ctx + EQC_FLAGS) >> 8) & 0x3) == 1;
+    eq->armed = (ldl_be_p(ctx + ARBEL_EQC_FLAGS) >> ARBEL_EQC_STATE_SHIFT &
+                 ARBEL_EQC_STATE_MASK) == ARBEL_EQC_ARMED;
     eq->posted = 0;
     eq->status = 0;
     eq->hw = true;
     arbel_eq_ctx_fill(s, eqn, ctx);
-    st = arbel_icm_write(s, arbel_eqc_addr(s, eqn), ctx, sizeof(ctx));
+    st = arbel_icm_write(s, va, ctx, sizeof(ctx));
     if (st) {
         eq->hw = false;
     }
@@ -156,19 +130,20 @@ uint8_t arbel_cmd_hw2sw_eq(ArbelState *s, ArbelCmd *cmd)
 {
     uint32_t eqn = cmd->in_mod;
     uint8_t ctx[ARBEL_EQC_SIZE];
+    uint64_t va;
     uint8_t st;
 
     if (cmd->op_mod > 1) {
-        return ST_BAD_OP;
+        return ARBEL_ST_BAD_OP;
     }
-    st = arbel_eq_slot_check(s, eqn);
+    st = arbel_eq_find(s, eqn, &va);
     if (st) {
         return st;
     }
     if (!s->eqs.eq[eqn].hw) {
-        return ST_BAD_RES_STATE;
+        return ARBEL_ST_BAD_RES_STATE;
     }
-    st = arbel_icm_read(s, arbel_eqc_addr(s, eqn), ctx, sizeof(ctx));
+    st = arbel_icm_read(s, va, ctx, sizeof(ctx));
     if (st) {
         return st;
     }
@@ -182,7 +157,7 @@ uint8_t arbel_cmd_hw2sw_eq(ArbelState *s, ArbelCmd *cmd)
             return st;
         }
     }
-    return arbel_icm_write(s, arbel_eqc_addr(s, eqn), ctx, sizeof(ctx));
+    return arbel_icm_write(s, va, ctx, sizeof(ctx));
 }
 
 /**
@@ -196,13 +171,14 @@ uint8_t arbel_cmd_query_eq(ArbelState *s, ArbelCmd *cmd)
 {
     uint32_t eqn = cmd->in_mod;
     uint8_t ctx[ARBEL_EQC_SIZE];
+    uint64_t va;
     uint8_t st;
 
-    st = arbel_eq_slot_check(s, eqn);
+    st = arbel_eq_find(s, eqn, &va);
     if (st) {
         return st;
     }
-    st = arbel_icm_read(s, arbel_eqc_addr(s, eqn), ctx, sizeof(ctx));
+    st = arbel_icm_read(s, va, ctx, sizeof(ctx));
     if (st) {
         return st;
     }
@@ -224,7 +200,7 @@ uint8_t arbel_cmd_map_eq(ArbelState *s, ArbelCmd *cmd)
     int i;
 
     if (eqn >= (1u << arbel_icm_table(s, ARBEL_TBL_EQC)->log_num)) {
-        return ST_BAD_INDEX;
+        return ARBEL_ST_BAD_INDEX;
     }
     for (i = 0; i < ARRAY_SIZE(s->eqs.ev_eq); i++) {
         if (!(cmd->in_param & BIT_ULL(i))) {
@@ -236,7 +212,7 @@ uint8_t arbel_cmd_map_eq(ArbelState *s, ArbelCmd *cmd)
             s->eqs.ev_eq[i] = -1;
         }
     }
-    return ST_OK;
+    return ARBEL_ST_OK;
 }
 
 /* raise EQ @eqn's interrupt and disarm it; @how: what was raised */
@@ -255,12 +231,18 @@ static void arbel_eq_fire(ArbelState *s, uint32_t eqn, char *how, size_t n)
 static void arbel_eq_set_status(ArbelState *s, int eqn, uint32_t status)
 {
     uint8_t f[4];
+    uint64_t va;
 
     s->eqs.eq[eqn].status = status;
-    if (!arbel_icm_read(s, arbel_eqc_addr(s, eqn), f, sizeof(f))) {
-        stl_be_p(f, (ldl_be_p(f) & ~(0xfu << EQC_STATUS_SHIFT)) |
-                 (status << EQC_STATUS_SHIFT));
-        arbel_icm_write(s, arbel_eqc_addr(s, eqn), f, sizeof(f));
+    if (arbel_eq_find(s, eqn, &va)) {
+        return;
+    }
+    if (!arbel_icm_read(s, va, f, sizeof(f))) {
+        uint32_t v = ldl_be_p(f);
+
+        v &= ~(ARBEL_EQC_STATUS_MASK << ARBEL_EQC_STATUS_SHIFT);
+        stl_be_p(f, v | status << ARBEL_EQC_STATUS_SHIFT);
+        arbel_icm_write(s, va, f, sizeof(f));
     }
 }
 
@@ -314,20 +296,20 @@ void arbel_eq_post_to(ArbelState *s, int eqn, uint8_t type, uint8_t subtype,
 
     if (eqn < 0 || eqn >= ARBEL_MAX_EQS || !s->eqs.eq[eqn].hw ||
         s->eqs.eq[eqn].status) {
-        arbel_trace_note(s, "EVENT-LOST type=0x%02x eq=%d", type, eqn);
+        trace_arbel_eq_event_lost(arbel_trace_seq(s), type, eqn);
         return;
     }
     eq = &s->eqs.eq[eqn];
     if (eq->prod - eq->cons >= (1u << eq->log_size)) {
         /* every entry holds an EQE software has not consumed */
-        arbel_eq_set_status(s, eqn, EQC_STATUS_OVERFLOW);
-        arbel_trace_note(s, "EQ-OVERFLOW eq=%d type=0x%02x", eqn, type);
+        arbel_eq_set_status(s, eqn, ARBEL_EQC_STATUS_OVERFLOW);
+        trace_arbel_eq_overflow(arbel_trace_seq(s), eqn, type);
         return;
     }
-    eqe[EQE_TYPE] = type;
-    eqe[EQE_SUBTYPE] = subtype;
-    memcpy(eqe + EQE_DATA, data24, 24);
-    eqe[EQE_OWNER] = 0;     /* software owns it now */
+    eqe[ARBEL_EQE_TYPE] = type;
+    eqe[ARBEL_EQE_SUBTYPE] = subtype;
+    memcpy(eqe + ARBEL_EQE_DATA, data24, 24);
+    eqe[ARBEL_EQE_OWNER] = 0;     /* software owns it now */
 
     req.key = eq->lkey;
     req.access = ARBEL_XL_ACC_LOCAL_WRITE;
@@ -338,8 +320,8 @@ void arbel_eq_post_to(ArbelState *s, int eqn, uint8_t type, uint8_t subtype,
     r = arbel_xlate_rw(s, &req, eqe);
     if (r != ARBEL_XL_OK) {
         /* the EQ stops: status WRITE_FAIL */
-        arbel_eq_set_status(s, eqn, EQC_STATUS_WRITE_FAIL);
-        arbel_trace_note(s, "EQ-WRITE-FAIL eq=%d result=%u", eqn, r);
+        arbel_eq_set_status(s, eqn, ARBEL_EQC_STATUS_WRITE_FAIL);
+        trace_arbel_eq_write_fail(arbel_trace_seq(s), eqn, r);
         return;
     }
     eq->prod++;
@@ -347,7 +329,7 @@ void arbel_eq_post_to(ArbelState *s, int eqn, uint8_t type, uint8_t subtype,
     if (eq->armed) {
         arbel_eq_fire(s, eqn, how, sizeof(how));
     }
-    arbel_trace_note(s, "EQE eq=%d type=0x%02x irq=%s", eqn, type, how);
+    trace_arbel_eqe(arbel_trace_seq(s), eqn, type, how);
 }
 
 /**
@@ -360,11 +342,10 @@ void arbel_eq_cmd_done(ArbelState *s, ArbelCmd *cmd, uint8_t status)
 {
     uint8_t d[24] = { 0 };
 
-    /* EQE 0x06 token, 0x0f status, 0x10 out_param (data starts at 0x04) */
-    stw_be_p(d + 0x02, cmd->token);
-    d[0x0b] = status;
-    if (cmd->out_imm && status == ST_OK) {
-        stq_be_p(d + 0x0c, cmd->imm);
+    stw_be_p(d + ARBEL_EQE_CMD_TOKEN, cmd->token);
+    d[ARBEL_EQE_CMD_STATUS] = status;
+    if (cmd->out_imm && status == ARBEL_ST_OK) {
+        stq_be_p(d + ARBEL_EQE_CMD_OUT_PARAM, cmd->imm);
     }
     arbel_eq_post(s, ARBEL_EV_CMD, d);
 }
@@ -398,8 +379,8 @@ void arbel_eq_arm_write(ArbelState *s, unsigned int word, uint32_t mask)
             char how[16];
 
             arbel_eq_fire(s, eqn, how, sizeof(how));
-            arbel_trace_note(s, "EQ-ARM eq=%u pending=%u irq=%s", eqn,
-                             eq->prod - eq->cons, how);
+            trace_arbel_eq_arm(arbel_trace_seq(s), eqn,
+                               eq->prod - eq->cons, how);
         }
     }
 }

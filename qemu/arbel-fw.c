@@ -4,11 +4,13 @@
  * sets up the ICM layout, the TPT and the EQs below it, CLOSE_HCA and
  * reset take them down.
  *
- *   FW_RESET   --MAP_FA, RUN_FW-->      FW_RUNNING
- *   FW_RUNNING --SET_ICM_SIZE, MAP_ICM_AUX, MAP_ICM, INIT_HCA--> FW_HCA_INIT
- *   FW_HCA_INIT --CLOSE_HCA-->          FW_RUNNING
- *   FW_RUNNING --UNMAP_FA-->            FW_RESET
- *   any        --reset register-->      FW_RESET (everything dropped)
+ *   RESET    --MAP_FA, RUN_FW-->      RUNNING
+ *   RUNNING  --SET_ICM_SIZE, MAP_ICM_AUX, MAP_ICM, INIT_HCA-->  HCA_INIT
+ *   HCA_INIT --CLOSE_HCA-->          RUNNING
+ *   RUNNING  --UNMAP_FA-->           RESET
+ *   any      --reset register-->     RESET (everything dropped)
+ *
+ * (ArbelFwState: ARBEL_FW_RESET, ARBEL_FW_RUNNING, ARBEL_FW_HCA_INIT)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -23,14 +25,14 @@
 #include "arbel-icm.h"
 #include "arbel-tpt.h"
 #include "arbel-eq.h"
+#include "arbel-ctx.h"
 #include "arbel-objects.h"
 #include "arbel-fw.h"
 
 /* CQs, SRQs, QPs back to software, ports down (CLOSE_HCA, reset) */
 static void arbel_objects_reset(ArbelState *s)
 {
-    arbel_cq_reset(s);
-    arbel_srq_reset(s);
+    arbel_ctx_reset(s);
     arbel_qp_reset(s);
     arbel_ib_reset(s);
 }
@@ -41,8 +43,7 @@ static void arbel_objects_reset(ArbelState *s)
  */
 void arbel_fw_fini(ArbelState *s)
 {
-    arbel_cq_fini(s);
-    arbel_srq_fini(s);
+    arbel_ctx_fini(s);
     arbel_qp_fini(s);
 }
 
@@ -56,14 +57,14 @@ void arbel_fw_reset(ArbelState *s)
     arbel_icm_reset(s);
     arbel_tpt_reset(s);
     arbel_objects_reset(s);
-    s->fw.state = FW_RESET;
+    s->fw.state = ARBEL_FW_RESET;
 }
 
 /**
  * arbel_fw_state - the firmware state, for the dispatch's state check
  * @s: the device
  *
- * Return: FW_RESET, FW_RUNNING or FW_HCA_INIT.
+ * Return: ARBEL_FW_RESET, ARBEL_FW_RUNNING or ARBEL_FW_HCA_INIT.
  */
 ArbelFwState arbel_fw_state(ArbelState *s)
 {
@@ -122,8 +123,10 @@ uint8_t arbel_cmd_query_fw(ArbelState *s, ArbelCmd *cmd)
     stw_be_p(out + 0x06, ARBEL_FW_MINOR);
     out[0x0f] = ARBEL_LOG_MAX_CMDS;
     stl_be_p(out + 0x10, 0);                    /* no doorbell commands */
-    /* bus addresses, as the device reports them (mthca masks them with
-     * BAR0's length, iPXE maps them as they are) */
+    /*
+     * bus addresses, as the device reports them (mthca masks them with
+     * BAR0's length, iPXE maps them as they are)
+     */
     stq_be_p(out + 0x20, bar0 + ARBEL_CLR_INT_BASE);
     stq_be_p(out + 0x30, bar0 + ARBEL_CATAS_BASE);
     stl_be_p(out + 0x38, ARBEL_CATAS_SIZE);
@@ -134,25 +137,27 @@ uint8_t arbel_cmd_query_fw(ArbelState *s, ArbelCmd *cmd)
 
 uint8_t arbel_cmd_enable_lam(ArbelState *s, ArbelCmd *cmd)
 {
-    return ST_LAM_NOT_PRE;      /* mem-free: no local attached memory */
+    return ARBEL_ST_LAM_NOT_PRE;      /* mem-free: no local attached memory */
 }
 
 uint8_t arbel_cmd_disable_lam(ArbelState *s, ArbelCmd *cmd)
 {
-    return ST_LAM_NOT_PRE;
+    return ARBEL_ST_LAM_NOT_PRE;
 }
 
 uint8_t arbel_cmd_run_fw(ArbelState *s, ArbelCmd *cmd)
 {
     if (!s->fw.fa_pages || s->fw.fa_pages < s->props.fw_pages) {
-        return ST_BAD_SYS_STATE;    /* the firmware area is not mapped */
+        return ARBEL_ST_BAD_SYS_STATE;    /* the firmware area is not mapped */
     }
-    s->fw.state = FW_RUNNING;
-    return ST_OK;
+    s->fw.state = ARBEL_FW_RUNNING;
+    return ARBEL_ST_OK;
 }
 
-/* DEV_LIM flags (mthca's DEV_LIM_FLAG_*): RC, UC, UD, SRQ, bad P_Key and
- * Q_Key counters, atomics, UD address-vector port check */
+/*
+ * DEV_LIM flags (mthca's DEV_LIM_FLAG_*): RC, UC, UD, SRQ, bad P_Key and
+ * Q_Key counters, atomics, UD address-vector port check
+ */
 #define ARBEL_DEV_LIM_FLAGS     0x00140347u
 
 uint8_t arbel_cmd_query_dev_lim(ArbelState *s, ArbelCmd *cmd)
@@ -220,8 +225,10 @@ uint8_t arbel_cmd_query_dev_lim(ArbelState *s, ArbelCmd *cmd)
     return arbel_outbox_write(s, cmd, out, sizeof(out));
 }
 
-/* The VSD: 208 bytes from outbox 0x20; the Mellanox board ID is the 16
- * bytes at VSD + 0xd0, each dword byte-swapped (mthca's get_board_id). */
+/*
+ * The VSD: 208 bytes from outbox 0x20; the Mellanox board ID is the 16
+ * bytes at VSD + 0xd0, each dword byte-swapped (mthca's get_board_id).
+ */
 #define ARBEL_VSD               0x20
 #define ARBEL_VSD_BOARD_ID      0xd0
 
@@ -319,26 +326,28 @@ static void arbel_hca_tables(const uint8_t *in, ArbelTable *t)
         uarc_entry : arbel_tbl_size(uarc_entry, log_uar);
 }
 
-/* The end of @t's extent for overlap checks: a table of unknown size
- * (RDB, and MTT until its end is known) holds at least its first byte. */
+/*
+ * The end of @t's extent for overlap checks: a table of unknown size
+ * (RDB, and MTT until its end is known) holds at least its first byte.
+ */
 static uint64_t arbel_tbl_end(const ArbelTable *t)
 {
     return t->base + MAX(t->size, 1);
 }
 
-/* The PRM's rules for the whole layout; ST_OK or ST_BAD_PARAM. */
+/* The PRM's rules for the whole layout; ARBEL_ST_OK or ARBEL_ST_BAD_PARAM. */
 static uint8_t arbel_hca_check(ArbelState *s, ArbelTable *t)
 {
     uint64_t mtt_base = t[ARBEL_TBL_MTT].base, mtt_end = s->fw.icm_size;
     int i, j;
 
     if (t[ARBEL_TBL_EQC].log_num > ARBEL_LOG_MAX_EQ) {
-        return ST_BAD_PARAM;
+        return ARBEL_ST_BAD_PARAM;
     }
     if (t[ARBEL_TBL_MPT].log_num > ARBEL_LOG_MAX_MPT ||
         t[ARBEL_TBL_MPT].log_num <= ARBEL_LOG_RSVD_MPT ||
         (mtt_base & (ARBEL_MTT_ENTRY_SIZE - 1))) {
-        return ST_BAD_PARAM;
+        return ARBEL_ST_BAD_PARAM;
     }
     for (i = 0; i < ARBEL_TBL_NR; i++) {
         uint64_t size = t[i].size;
@@ -351,10 +360,10 @@ static uint8_t arbel_hca_check(ArbelState *s, ArbelTable *t)
                               ") outside ICM size 0x%" PRIx64, t[i].base,
                               size, s->fw.icm_size);
         } else if (outside) {
-            return ST_BAD_PARAM;        /* outside SET_ICM_SIZE's ICM */
+            return ARBEL_ST_BAD_PARAM;        /* outside SET_ICM_SIZE's ICM */
         }
         if (size && (t[i].base & (pow2floor(size) - 1))) {
-            return ST_BAD_PARAM;        /* not aligned to its size */
+            return ARBEL_ST_BAD_PARAM;        /* not aligned to its size */
         }
         if (i != ARBEL_TBL_MTT && t[i].base > mtt_base &&
             t[i].base < mtt_end) {
@@ -364,18 +373,18 @@ static uint8_t arbel_hca_check(ArbelState *s, ArbelTable *t)
     /* the MTT area runs up to the next table base above it, or ICM end */
     if (mtt_end - mtt_base <
         ((uint64_t)ARBEL_MTT_ENTRY_SIZE << ARBEL_LOG_RSVD_MTT)) {
-        return ST_BAD_PARAM;            /* no room for the reserved MTTs */
+        return ARBEL_ST_BAD_PARAM;      /* no room for the reserved MTTs */
     }
     t[ARBEL_TBL_MTT].size = mtt_end - mtt_base;
     for (i = 0; i < ARBEL_TBL_NR; i++) {
         for (j = i + 1; j < ARBEL_TBL_NR; j++) {
             if (t[i].base < arbel_tbl_end(&t[j]) &&
                 t[j].base < arbel_tbl_end(&t[i])) {
-                return ST_BAD_PARAM;    /* two tables overlap */
+                return ARBEL_ST_BAD_PARAM;    /* two tables overlap */
             }
         }
     }
-    return ST_OK;
+    return ARBEL_ST_OK;
 }
 
 uint8_t arbel_cmd_init_hca(ArbelState *s, ArbelCmd *cmd)
@@ -384,7 +393,8 @@ uint8_t arbel_cmd_init_hca(ArbelState *s, ArbelCmd *cmd)
     uint8_t st;
 
     if (!s->fw.icm_size || s->fw.aux_pages < s->fw.aux_needed) {
-        return ST_BAD_SYS_STATE;    /* SET_ICM_SIZE / MAP_ICM_AUX missing */
+        /* SET_ICM_SIZE / MAP_ICM_AUX missing */
+        return ARBEL_ST_BAD_SYS_STATE;
     }
     st = arbel_inbox_read(s, cmd, 0x200);
     if (st) {
@@ -400,23 +410,23 @@ uint8_t arbel_cmd_init_hca(ArbelState *s, ArbelCmd *cmd)
                    t[ARBEL_TBL_MTT].base,
                    t[ARBEL_TBL_MTT].base + t[ARBEL_TBL_MTT].size);
     arbel_eq_reset(s);              /* no EQ yet; EQC is in the layout */
-    s->fw.state = FW_HCA_INIT;
-    return ST_OK;
+    s->fw.state = ARBEL_FW_HCA_INIT;
+    return ARBEL_ST_OK;
 }
 
 uint8_t arbel_cmd_close_hca(ArbelState *s, ArbelCmd *cmd)
 {
     if (cmd->op_mod > 1) {
-        return ST_BAD_OP;
+        return ARBEL_ST_BAD_OP;
     }
     arbel_mpt_drop_all(s);
     arbel_eq_reset(s);
     arbel_objects_reset(s);
-    s->fw.state = FW_RUNNING;
-    return ST_OK;
+    s->fw.state = ARBEL_FW_RUNNING;
+    return ARBEL_ST_OK;
 }
 
 uint8_t arbel_cmd_nop(ArbelState *s, ArbelCmd *cmd)
 {
-    return ST_OK;
+    return ARBEL_ST_OK;
 }

@@ -21,7 +21,7 @@
 #include "arbel-icm.h"
 #include "arbel-fw.h"
 
-#define ARBEL_MAX_PAIRS     (ARBEL_MBOX_SIZE / 16)
+#define ARBEL_MAX_PAIRS     (ARBEL_MBOX_SIZE / ARBEL_VPM_SIZE)
 #define ARBEL_MAX_LOG_CHUNK 20      /* 4 GiB */
 
 /**
@@ -61,17 +61,17 @@ void arbel_fwmem_reset(ArbelState *s)
 /* Decode and check the physical half of a pair. */
 static bool arbel_pair_pa(const uint8_t *pair, uint64_t *pa, uint64_t *size)
 {
-    uint64_t raw = ldq_be_p(pair + 8);
-    unsigned int log = raw & 0x3f;
+    uint64_t raw = ldq_be_p(pair + ARBEL_VPM_PA);
+    unsigned int log = raw & ARBEL_VPM_LOG_SIZE_MASK;
 
-    if (raw & 0xfc0) {
+    if (raw & ARBEL_VPM_RSVD) {
         return false;               /* reserved bits 11:6 */
     }
     if (log > ARBEL_MAX_LOG_CHUNK) {
         return false;
     }
     *size = ARBEL_ICM_PAGE << log;
-    *pa = raw & ~0xfffULL;
+    *pa = raw & ~(ARBEL_ICM_PAGE - 1);
     return !(*pa & (*size - 1));
 }
 
@@ -79,9 +79,9 @@ static bool arbel_pair_pa(const uint8_t *pair, uint64_t *pa, uint64_t *size)
 static uint8_t arbel_pairs_read(ArbelState *s, ArbelCmd *cmd)
 {
     if (cmd->in_mod == 0 || cmd->in_mod > ARBEL_MAX_PAIRS) {
-        return ST_BAD_PARAM;
+        return ARBEL_ST_BAD_PARAM;
     }
-    return arbel_inbox_read(s, cmd, cmd->in_mod * 16);
+    return arbel_inbox_read(s, cmd, cmd->in_mod * ARBEL_VPM_SIZE);
 }
 
 static uint8_t arbel_map_chunks(ArbelState *s, ArbelCmd *cmd, GArray *arr,
@@ -97,18 +97,18 @@ static uint8_t arbel_map_chunks(ArbelState *s, ArbelCmd *cmd, GArray *arr,
     for (i = 0; i < n; i++) {
         ArbelChunk c;
 
-        if (!arbel_pair_pa(cmd->inbox + i * 16, &c.pa, &c.size)) {
-            return ST_BAD_PARAM;
+        if (!arbel_pair_pa(cmd->inbox + i * ARBEL_VPM_SIZE, &c.pa, &c.size)) {
+            return ARBEL_ST_BAD_PARAM;
         }
     }
     for (i = 0; i < n; i++) {
         ArbelChunk c = { 0, 0 };
 
-        arbel_pair_pa(cmd->inbox + i * 16, &c.pa, &c.size);
+        arbel_pair_pa(cmd->inbox + i * ARBEL_VPM_SIZE, &c.pa, &c.size);
         g_array_append_val(arr, c);
         *pages += c.size / ARBEL_ICM_PAGE;
     }
-    return ST_OK;
+    return ARBEL_ST_OK;
 }
 
 uint8_t arbel_cmd_map_fa(ArbelState *s, ArbelCmd *cmd)
@@ -128,8 +128,8 @@ uint8_t arbel_cmd_unmap_fa(ArbelState *s, ArbelCmd *cmd)
     s->fw.fa_pages = 0;
     s->fw.icm_size = 0;
     s->fw.aux_needed = 0;
-    s->fw.state = FW_RESET;            /* the firmware stops */
-    return ST_OK;
+    s->fw.state = ARBEL_FW_RESET;            /* the firmware stops */
+    return ARBEL_ST_OK;
 }
 
 uint8_t arbel_cmd_set_icm_size(ArbelState *s, ArbelCmd *cmd)
@@ -142,19 +142,19 @@ uint8_t arbel_cmd_set_icm_size(ArbelState *s, ArbelCmd *cmd)
                           arbel_icm_pages(s));
     }
     if (!size || (size & (ARBEL_ICM_PAGE - 1)) || size > ARBEL_MAX_ICM_SIZE) {
-        return ST_BAD_PARAM;
+        return ARBEL_ST_BAD_PARAM;
     }
     s->fw.icm_size = size;
     s->fw.aux_needed = MAX(1, DIV_ROUND_UP(size, ARBEL_AUX_ICM_PER_PAGE));
     cmd->imm = s->fw.aux_needed;
     cmd->out_imm = true;
-    return ST_OK;
+    return ARBEL_ST_OK;
 }
 
 uint8_t arbel_cmd_map_icm_aux(ArbelState *s, ArbelCmd *cmd)
 {
     if (!s->fw.icm_size) {
-        return ST_BAD_SYS_STATE;    /* SET_ICM_SIZE first */
+        return ARBEL_ST_BAD_SYS_STATE;    /* SET_ICM_SIZE first */
     }
     return arbel_map_chunks(s, cmd, s->fw.aux, &s->fw.aux_pages);
 }
@@ -167,7 +167,7 @@ uint8_t arbel_cmd_unmap_icm_aux(ArbelState *s, ArbelCmd *cmd)
     }
     g_array_set_size(s->fw.aux, 0);
     s->fw.aux_pages = 0;
-    return ST_OK;
+    return ARBEL_ST_OK;
 }
 
 uint8_t arbel_cmd_map_icm(ArbelState *s, ArbelCmd *cmd)
@@ -177,7 +177,7 @@ uint8_t arbel_cmd_map_icm(ArbelState *s, ArbelCmd *cmd)
     uint8_t st;
 
     if (!s->fw.icm_size) {
-        return ST_BAD_SYS_STATE;    /* SET_ICM_SIZE first */
+        return ARBEL_ST_BAD_SYS_STATE;    /* SET_ICM_SIZE first */
     }
     st = arbel_pairs_read(s, cmd);
     if (st) {
@@ -185,17 +185,17 @@ uint8_t arbel_cmd_map_icm(ArbelState *s, ArbelCmd *cmd)
     }
     /* check everything first: a refused command maps nothing */
     for (i = 0; i < n; i++) {
-        const uint8_t *pair = cmd->inbox + i * 16;
-        uint64_t va = ldq_be_p(pair), pa, size;
+        const uint8_t *pair = cmd->inbox + i * ARBEL_VPM_SIZE;
+        uint64_t va = ldq_be_p(pair + ARBEL_VPM_VA), pa, size;
 
         if (!arbel_pair_pa(pair, &pa, &size) || (va & (size - 1)) ||
             va > ARBEL_MAX_ICM_SIZE - size) {
-            return ST_BAD_PARAM;
+            return ARBEL_ST_BAD_PARAM;
         }
     }
     for (i = 0; i < n; i++) {
-        const uint8_t *pair = cmd->inbox + i * 16;
-        uint64_t va = ldq_be_p(pair), pa = 0, size = 0;
+        const uint8_t *pair = cmd->inbox + i * ARBEL_VPM_SIZE;
+        uint64_t va = ldq_be_p(pair + ARBEL_VPM_VA), pa = 0, size = 0;
         bool again = false;
 
         arbel_pair_pa(pair, &pa, &size);
@@ -214,7 +214,7 @@ uint8_t arbel_cmd_map_icm(ArbelState *s, ArbelCmd *cmd)
                               ") maps a mapped page again", va, size);
         }
     }
-    return ST_OK;
+    return ARBEL_ST_OK;
 }
 
 uint8_t arbel_cmd_unmap_icm(ArbelState *s, ArbelCmd *cmd)
@@ -222,11 +222,11 @@ uint8_t arbel_cmd_unmap_icm(ArbelState *s, ArbelCmd *cmd)
     uint64_t va = cmd->in_param, n = cmd->in_mod, i;
 
     if (!s->fw.icm_size) {
-        return ST_BAD_SYS_STATE;
+        return ARBEL_ST_BAD_SYS_STATE;
     }
     if ((va & (ARBEL_ICM_PAGE - 1)) || n == 0 || va >= ARBEL_MAX_ICM_SIZE ||
         n > (ARBEL_MAX_ICM_SIZE - va) / ARBEL_ICM_PAGE) {
-        return ST_BAD_PARAM;
+        return ARBEL_ST_BAD_PARAM;
     }
     if (va >= s->fw.icm_size || n > (s->fw.icm_size - va) / ARBEL_ICM_PAGE) {
         arbel_unconfirmed(s, "UNMAP_ICM [0x%" PRIx64 ", %" PRIu64
@@ -245,6 +245,6 @@ uint8_t arbel_cmd_unmap_icm(ArbelState *s, ArbelCmd *cmd)
             arbel_icm_unmap_page(s, va + i * ARBEL_ICM_PAGE);
         }
     }
-    return ST_OK;
+    return ARBEL_ST_OK;
 }
 

@@ -32,17 +32,21 @@ static void arbel_hcr_complete(ArbelState *s)
 
     timer_del(h->hold_timer);
     status = arbel_cmd_execute(s, cmd);
-    if (cmd->out_imm && status == ST_OK && !cmd->e) {
-        h->reg[3] = cmd->imm >> 32;
-        h->reg[4] = (uint32_t)cmd->imm;
+    if (cmd->out_imm && status == ARBEL_ST_OK && !cmd->e) {
+        h->reg[ARBEL_HCR_OUT_PARAM_H] = cmd->imm >> 32;
+        h->reg[ARBEL_HCR_OUT_PARAM_L] = (uint32_t)cmd->imm;
     }
     if (cmd->e) {
-        h->reg[6] &= ~(HCR_GO_BIT | (0xffu << HCR_STATUS_SHIFT));
+        h->reg[ARBEL_HCR_CTRL] &= ~(ARBEL_HCR_GO_BIT | (ARBEL_HCR_STATUS_MASK <<
+                                                    ARBEL_HCR_STATUS_SHIFT));
         arbel_eq_cmd_done(s, cmd, status);
     } else {
-        h->reg[6] = (h->reg[6] &
-                     ~(HCR_GO_BIT | (0xffu << HCR_STATUS_SHIFT))) |
-                    ((uint32_t)status << HCR_STATUS_SHIFT);
+        uint32_t ctrl = h->reg[ARBEL_HCR_CTRL];
+
+        ctrl &= ~(ARBEL_HCR_GO_BIT |
+                  (ARBEL_HCR_STATUS_MASK << ARBEL_HCR_STATUS_SHIFT));
+        ctrl |= (uint32_t)status << ARBEL_HCR_STATUS_SHIFT;
+        h->reg[ARBEL_HCR_CTRL] = ctrl;
     }
     h->busy = false;
 }
@@ -76,16 +80,19 @@ static void arbel_hcr_post(ArbelState *s, uint32_t val)
     uint32_t hold;
 
     memset(cmd, 0, sizeof(*cmd));
-    cmd->in_param = ((uint64_t)h->reg[0] << 32) | h->reg[1];
-    cmd->in_mod = h->reg[2];
-    cmd->out_param = ((uint64_t)h->reg[3] << 32) | h->reg[4];
-    cmd->token = h->reg[5] >> 16;
-    cmd->opcode = val & HCR_OPCODE_MASK;
-    cmd->op_mod = (val >> HCR_OPMOD_SHIFT) & HCR_OPMOD_MASK;
-    cmd->e = !!(val & HCR_E_BIT);
+    cmd->in_param = (uint64_t)h->reg[ARBEL_HCR_IN_PARAM_H] << 32 |
+                    h->reg[ARBEL_HCR_IN_PARAM_L];
+    cmd->in_mod = h->reg[ARBEL_HCR_IN_MOD];
+    cmd->out_param = (uint64_t)h->reg[ARBEL_HCR_OUT_PARAM_H] << 32 |
+                     h->reg[ARBEL_HCR_OUT_PARAM_L];
+    cmd->token = h->reg[ARBEL_HCR_TOKEN] >> ARBEL_HCR_TOKEN_SHIFT;
+    cmd->opcode = val & ARBEL_HCR_OPCODE_MASK;
+    cmd->op_mod = (val >> ARBEL_HCR_OPMOD_SHIFT) & ARBEL_HCR_OPMOD_MASK;
+    cmd->e = !!(val & ARBEL_HCR_E_BIT);
 
     /* go stays set (status 0) while the command runs */
-    h->reg[6] = val & ~(0xffu << HCR_STATUS_SHIFT);
+    h->reg[ARBEL_HCR_CTRL] = val & ~(ARBEL_HCR_STATUS_MASK <<
+                                     ARBEL_HCR_STATUS_SHIFT);
     h->busy = true;
 
     hold = arbel_fault_hold_ms(s, cmd->opcode);
@@ -126,7 +133,7 @@ void arbel_hcr_write(ArbelState *s, unsigned int dw, uint32_t val)
                       "(0x%08x ignored)\n", dw, val);
         return;
     }
-    if (dw == 6 && (val & HCR_GO_BIT)) {
+    if (dw == 6 && (val & ARBEL_HCR_GO_BIT)) {
         arbel_hcr_post(s, val);
         return;
     }

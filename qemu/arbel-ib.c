@@ -22,14 +22,6 @@
 #include "arbel-eq.h"
 #include "arbel-objects.h"
 
-#define INIT_IB_IN_SIZE         56
-#define INIT_IB_MAX_GID         0x06
-#define INIT_IB_MAX_PKEY        0x0a
-#define SET_IB_IN_SIZE          0x40
-#define SET_IB_CAP_MASK         0x04
-#define EV_PORT_DATA            0x08    /* dword 3 of the EQE: port 29:28 */
-#define EV_PORT_SHIFT           28
-
 /**
  * arbel_ib_reset - every port down
  * @s: the device
@@ -60,17 +52,20 @@ static bool arbel_ib_port_ok(ArbelState *s, uint32_t port)
 static void arbel_ib_check_caps(ArbelState *s, const uint8_t *in)
 {
     uint32_t flags = ldl_be_p(in);
-    unsigned int vl = (flags >> 4) & 0xf, width = (flags >> 8) & 0xf;
-    unsigned int mtu = (flags >> 12) & 0xf;
+    unsigned int vl = flags >> ARBEL_INIT_IB_VL_SHIFT & ARBEL_INIT_IB_CAP_MASK;
+    unsigned int width = flags >> ARBEL_INIT_IB_WIDTH_SHIFT &
+                         ARBEL_INIT_IB_CAP_MASK;
+    unsigned int mtu = flags >> ARBEL_INIT_IB_MTU_SHIFT &
+                       ARBEL_INIT_IB_CAP_MASK;
 
     if (vl > ARBEL_VL_CAP || width & ~ARBEL_PORT_WIDTH_CAP ||
         mtu > ARBEL_IB_MTU_2048 ||
-        lduw_be_p(in + INIT_IB_MAX_GID) > (1u << ARBEL_LOG_NUM_GIDS) ||
-        lduw_be_p(in + INIT_IB_MAX_PKEY) > (1u << ARBEL_LOG_NUM_PKEYS)) {
+        lduw_be_p(in + ARBEL_INIT_IB_MAX_GID) > (1u << ARBEL_LOG_NUM_GIDS) ||
+        lduw_be_p(in + ARBEL_INIT_IB_MAX_PKEY) > (1u << ARBEL_LOG_NUM_PKEYS)) {
         arbel_unconfirmed(s, "INIT_IB caps above QUERY_DEV_LIM: vl %u "
                           "width 0x%x mtu %u gids %u pkeys %u", vl, width,
-                          mtu, lduw_be_p(in + INIT_IB_MAX_GID),
-                          lduw_be_p(in + INIT_IB_MAX_PKEY));
+                          mtu, lduw_be_p(in + ARBEL_INIT_IB_MAX_GID),
+                          lduw_be_p(in + ARBEL_INIT_IB_MAX_PKEY));
     }
 }
 
@@ -88,9 +83,9 @@ uint8_t arbel_cmd_init_ib(ArbelState *s, ArbelCmd *cmd)
     uint8_t st;
 
     if (!arbel_ib_port_ok(s, port)) {
-        return ST_BAD_PARAM;
+        return ARBEL_ST_BAD_PARAM;
     }
-    st = arbel_inbox_read(s, cmd, INIT_IB_IN_SIZE);
+    st = arbel_inbox_read(s, cmd, ARBEL_INIT_IB_IN_SIZE);
     if (st) {
         return st;
     }
@@ -98,12 +93,12 @@ uint8_t arbel_cmd_init_ib(ArbelState *s, ArbelCmd *cmd)
     s->ports.inits++;
     if (s->ports.up[port]) {
         arbel_unconfirmed(s, "INIT_IB of port %u, already up", port);
-        return ST_OK;
+        return ARBEL_ST_OK;
     }
     s->ports.up[port] = true;
-    stl_be_p(d + EV_PORT_DATA, port << EV_PORT_SHIFT);
+    stl_be_p(d + ARBEL_EV_PORT_DATA, port << ARBEL_EV_PORT_SHIFT);
     arbel_eq_post_event(s, ARBEL_EV_PORT_CHANGE, ARBEL_PORT_SUB_ACTIVE, d);
-    return ST_OK;
+    return ARBEL_ST_OK;
 }
 
 /**
@@ -116,10 +111,10 @@ uint8_t arbel_cmd_init_ib(ArbelState *s, ArbelCmd *cmd)
 uint8_t arbel_cmd_close_ib(ArbelState *s, ArbelCmd *cmd)
 {
     if (!arbel_ib_port_ok(s, cmd->in_mod)) {
-        return ST_BAD_PARAM;
+        return ARBEL_ST_BAD_PARAM;
     }
     s->ports.up[cmd->in_mod] = false;
-    return ST_OK;
+    return ARBEL_ST_OK;
 }
 
 /**
@@ -134,12 +129,13 @@ uint8_t arbel_cmd_set_ib(ArbelState *s, ArbelCmd *cmd)
     uint8_t st;
 
     if (!arbel_ib_port_ok(s, cmd->in_mod)) {
-        return ST_BAD_PARAM;
+        return ARBEL_ST_BAD_PARAM;
     }
-    st = arbel_inbox_read(s, cmd, SET_IB_IN_SIZE);
+    st = arbel_inbox_read(s, cmd, ARBEL_SET_IB_IN_SIZE);
     if (st) {
         return st;
     }
-    s->ports.cap_mask[cmd->in_mod] = ldl_be_p(cmd->inbox + SET_IB_CAP_MASK);
-    return ST_OK;
+    s->ports.cap_mask[cmd->in_mod] = ldl_be_p(cmd->inbox +
+                                              ARBEL_SET_IB_CAP_MASK);
+    return ARBEL_ST_OK;
 }

@@ -127,7 +127,7 @@ static uint8_t arbel_icm_rw(ArbelState *s, uint64_t va, void *buf,
     uint8_t *b = buf;
 
     if (!arbel_icm_mapped(s, va, len)) {
-        return ST_BAD_RESOURCE;
+        return ARBEL_ST_BAD_RESOURCE;
     }
     while (len) {
         ArbelIcmPage *pg = arbel_icm_lookup(s, va);
@@ -141,13 +141,13 @@ static uint8_t arbel_icm_rw(ArbelState *s, uint64_t va, void *buf,
             r = arbel_dma_read(s, pg->pa + off, b, chunk);
         }
         if (r != MEMTX_OK) {
-            return ST_INTERNAL_ERR;
+            return ARBEL_ST_INTERNAL_ERR;
         }
         va += chunk;
         b += chunk;
         len -= chunk;
     }
-    return ST_OK;
+    return ARBEL_ST_OK;
 }
 
 /**
@@ -157,8 +157,8 @@ static uint8_t arbel_icm_rw(ArbelState *s, uint64_t va, void *buf,
  * @buf: where to
  * @len: bytes
  *
- * Return: 0, ST_BAD_RESOURCE if a page is unmapped (nothing is read),
- * ST_INTERNAL_ERR on a DMA error.
+ * Return: 0, ARBEL_ST_BAD_RESOURCE if a page is unmapped (nothing is read),
+ * ARBEL_ST_INTERNAL_ERR on a DMA error.
  */
 uint8_t arbel_icm_read(ArbelState *s, uint64_t va, void *buf, uint64_t len)
 {
@@ -172,8 +172,8 @@ uint8_t arbel_icm_read(ArbelState *s, uint64_t va, void *buf, uint64_t len)
  * @buf: what
  * @len: bytes
  *
- * Return: 0, ST_BAD_RESOURCE if a page is unmapped (nothing is written),
- * ST_INTERNAL_ERR on a DMA error.
+ * Return: 0, ARBEL_ST_BAD_RESOURCE if a page is unmapped (nothing is written),
+ * ARBEL_ST_INTERNAL_ERR on a DMA error.
  */
 uint8_t arbel_icm_write(ArbelState *s, uint64_t va, const void *buf,
                         uint64_t len)
@@ -211,8 +211,9 @@ const ArbelTable *arbel_icm_table(ArbelState *s, ArbelTableId id)
  * @entry: the context size in bytes
  * @va: receives the ICM address of the context
  *
- * Return: ST_OK; ST_BAD_INDEX if @num is past the 2^log_num objects of the
- * table; ST_BAD_RESOURCE if the context's ICM is not mapped.
+ * Return: ARBEL_ST_OK; ARBEL_ST_BAD_INDEX if @num is past the 2^log_num
+ * objects of the table; ARBEL_ST_BAD_RESOURCE if the context's ICM is not
+ * mapped.
  */
 uint8_t arbel_icm_slot(ArbelState *s, ArbelTableId id, uint32_t num,
                        uint32_t entry, uint64_t *va)
@@ -220,8 +221,11 @@ uint8_t arbel_icm_slot(ArbelState *s, ArbelTableId id, uint32_t num,
     const ArbelTable *t = &s->icm.tbl[id];
 
     if (t->log_num >= 32 || num >= (1ull << t->log_num)) {
-        return ST_BAD_INDEX;
+        return ARBEL_ST_BAD_INDEX;
     }
     *va = t->base + (uint64_t)num * entry;
-    return arbel_icm_mapped(s, *va, entry) ? ST_OK : ST_BAD_RESOURCE;
+    if (!arbel_icm_mapped(s, *va, entry)) {
+        return ARBEL_ST_BAD_RESOURCE;
+    }
+    return ARBEL_ST_OK;
 }

@@ -17,7 +17,10 @@ uint64_t arbel_icm_pages(ArbelState *s);
 bool arbel_icm_map_page(ArbelState *s, uint64_t va, uint64_t pa);
 void arbel_icm_unmap_page(ArbelState *s, uint64_t va);
 bool arbel_icm_mapped(ArbelState *s, uint64_t va, uint64_t len);
-/* 0 on success, ST_BAD_RESOURCE if unmapped, ST_INTERNAL_ERR on DMA error */
+/*
+ * 0 on success, ARBEL_ST_BAD_RESOURCE if unmapped, ARBEL_ST_INTERNAL_ERR on
+ * DMA error
+ */
 uint8_t arbel_icm_read(ArbelState *s, uint64_t va, void *buf, uint64_t len);
 uint8_t arbel_icm_write(ArbelState *s, uint64_t va, const void *buf,
                         uint64_t len);

@@ -3,10 +3,11 @@
  *
  * Answers SubnGet() for NodeDescription, NodeInfo, GUIDInfo, PortInfo and
  * P_KeyTable, LID-routed (class 0x01) or directed-route (class 0x81), for
- * port 1 .. the "ports" property.  Other attributes get MAD status 0x000c ("method /
- * attribute combination not supported"), other methods 0x0008 (method not
- * supported), other management classes 0x0004 (bad class/version).  The
- * answer is a GetResp (method 0x81) in the 256-byte outbox.
+ * port 1 .. the "ports" property.  Other attributes get MAD status
+ * 0x000c ("method / attribute combination not supported"), other methods
+ * 0x0008 (method not supported), other management classes 0x0004 (bad
+ * class/version).  The answer is a GetResp (method 0x81) in the 256-byte
+ * outbox.
  *
  * Inbox: the 256-byte MAD (plus work-completion info when op_mod bit 2 is
  * set, ignored).  in_mod: port in bits 15:0 (1 .. ports), SLID in 31:16.
@@ -126,7 +127,7 @@ uint8_t arbel_cmd_mad_ifc(ArbelState *s, ArbelCmd *cmd)
     uint8_t st;
 
     if (port < 1 || port > s->props.num_ports || cmd->op_mod > 7) {
-        return ST_BAD_PARAM;
+        return ARBEL_ST_BAD_PARAM;
     }
     st = arbel_inbox_read(s, cmd, MAD_SIZE);
     if (st) {

@@ -14,27 +14,25 @@
 #include "arbel-tpt.h"
 #include "arbel-mpt.h"
 
-#define MPT_WORDS               16
-#define MTT_MAX_WRITE           510     /* (4096 - 16) / 8 */
-#define MTT_MAX_READ            512
-#define MTT_PRESENT             1ULL
-#define MTT_RSVD_BITS           0xffeULL
-#define MPT_D0_ALLOWED          (0xf000ff00u | MPT_D0_MIO)
-#define MPT_D3_RSVD             ((1u << 24) | (7u << 29))
+/* the bits of dwords 0 and 3 that are no reserved field */
+#define ARBEL_MPT_D0_ALLOWED    (0xf000ff00u | ARBEL_MPT_D0_MIO)
+#define ARBEL_MPT_D3_RSVD       ((1u << 24) | (7u << 29))
+/* page sizes the stub takes: 4 KiB << 0..19 */
+#define ARBEL_MPT_PAGE_SIZE_LIMIT 20
 
 /* index in range, not reserved, its ICM mapped */
 static uint8_t arbel_mpt_slot_check(ArbelState *s, uint32_t index)
 {
     if (index >= (1u << arbel_tpt_log_mpt(s))) {
-        return ST_BAD_INDEX;
+        return ARBEL_ST_BAD_INDEX;
     }
     if (index < (1u << ARBEL_LOG_RSVD_MPT)) {
-        return ST_BAD_RESOURCE;
+        return ARBEL_ST_BAD_RESOURCE;
     }
     if (!arbel_icm_mapped(s, arbel_mpt_addr(s, index), ARBEL_MPT_ENTRY_SIZE)) {
-        return ST_BAD_RESOURCE;
+        return ARBEL_ST_BAD_RESOURCE;
     }
-    return ST_OK;
+    return ARBEL_ST_OK;
 }
 
 /* the 64-byte entry of a slot that passes arbel_mpt_slot_check() */
@@ -54,7 +52,7 @@ static void arbel_mpt_load(const uint8_t *buf, uint32_t *d)
 {
     int i;
 
-    for (i = 0; i < MPT_WORDS; i++) {
+    for (i = 0; i < ARBEL_MPT_DWORDS; i++) {
         d[i] = ldl_be_p(buf + 4 * i);
     }
 }
@@ -62,43 +60,50 @@ static void arbel_mpt_load(const uint8_t *buf, uint32_t *d)
 /* The checks the PRM asks of an entry handed over by SW2HW_MPT. */
 static bool arbel_mpt_entry_ok(ArbelState *s, uint32_t index, const uint32_t *d)
 {
-    bool region = d[0] & MPT_D0_RW;
-    bool phys = d[0] & MPT_D0_PA;
-    bool zb = d[3] & MPT_D3_ZB;
-    uint32_t page_size = d[1] & MPT_D1_PAGE_SIZE_MASK;
-    uint64_t start = ((uint64_t)d[4] << 32) | d[5];
-    uint64_t len = ((uint64_t)d[6] << 32) | d[7];
-    uint64_t mtt_adr = ((uint64_t)(d[11] & 0x3f) << 32) | d[12];
+    uint32_t flags = d[ARBEL_MPT_DW_FLAGS], page = d[ARBEL_MPT_DW_PAGE];
+    uint32_t pd = d[ARBEL_MPT_DW_PD];
+    bool region = flags & ARBEL_MPT_D0_RW;
+    bool phys = flags & ARBEL_MPT_D0_PA;
+    bool zb = pd & ARBEL_MPT_D3_ZB;
+    uint32_t page_size = page & ARBEL_MPT_D1_PAGE_SIZE_MASK;
+    uint64_t start = arbel_mpt_start(d);
+    uint64_t len = arbel_mpt_len(d);
+    uint64_t mtt_adr = arbel_mpt_mtt_adr(d);
     uint32_t mask = (1u << arbel_tpt_log_mpt(s)) - 1;
 
-    if (d[0] & ~MPT_D0_ALLOWED) {
+    if (flags & ~ARBEL_MPT_D0_ALLOWED) {
         return false;                   /* reserved bits of dword 0 */
     }
-    if (page_size >= 20 || (d[1] & 0x60)) {
+    if (page_size >= ARBEL_MPT_PAGE_SIZE_LIMIT ||
+        (page & ARBEL_MPT_D1_RSVD2)) {
         return false;
     }
-    if ((d[2] & mask) != index) {
+    if ((d[ARBEL_MPT_DW_KEY] & mask) != index) {
         return false;                   /* mem_key does not name the slot */
     }
-    if ((d[3] & MPT_D3_RSVD) ||
-        (d[3] & MPT_D3_PD_MASK) >= (1u << ARBEL_LOG_MAX_PD)) {
+    if ((pd & ARBEL_MPT_D3_RSVD) ||
+        (pd & ARBEL_MPT_D3_PD_MASK) >= (1u << ARBEL_LOG_MAX_PD)) {
         return false;
     }
-    if (d[8] || d[9] || d[10] || (d[11] & ~0x3fu) || (d[12] & 7) ||
-        d[14] || d[15]) {
+    if (d[ARBEL_MPT_DW_LKEY] || d[ARBEL_MPT_DW_WIN_CNT] ||
+        d[ARBEL_MPT_DW_RSVD5] ||
+        (d[ARBEL_MPT_DW_MTT_H] & ~ARBEL_MPT_D11_MTT_H_MASK) ||
+        (d[ARBEL_MPT_DW_MTT_L] & ARBEL_MPT_D12_RSVD7) ||
+        d[ARBEL_MPT_DW_RSVD8] || d[ARBEL_MPT_DW_RSVD8 + 1]) {
         return false;   /* lkey, win_cnt, reserved, mtt_adr alignment */
     }
     if (!region) {
-        return !(d[0] & MPT_D0_EB); /* windows: bind enable is region-only */
+        /* windows: bind enable is region-only */
+        return !(flags & ARBEL_MPT_D0_EB);
     }
-    if ((d[1] & MPT_D1_TYPE) || (d[1] >> 8)) {
+    if ((page & ARBEL_MPT_D1_TYPE) || (page >> ARBEL_MPT_D1_QPN_SHIFT)) {
         return false;                   /* type and qpn: windows only */
     }
     if (!zb && len > UINT64_MAX - start) {
         return false;                   /* wraps around */
     }
     if (!phys) {
-        unsigned int shift = 12 + page_size;
+        unsigned int shift = ARBEL_MPT_PAGE_SHIFT + page_size;
         uint64_t first = zb ? 0 : start & ((1ULL << shift) - 1);
         uint64_t npages;
 
@@ -117,13 +122,13 @@ static bool arbel_mpt_entry_ok(ArbelState *s, uint32_t index, const uint32_t *d)
 uint8_t arbel_cmd_sw2hw_mpt(ArbelState *s, ArbelCmd *cmd)
 {
     uint32_t index = cmd->in_mod;
-    uint32_t d[MPT_WORDS];
+    uint32_t d[ARBEL_MPT_DWORDS];
     uint8_t cur[4];
     uint8_t st;
     int i;
 
     if (cmd->op_mod) {
-        return ST_BAD_OP;
+        return ARBEL_ST_BAD_OP;
     }
     st = arbel_mpt_slot_check(s, index);
     if (st) {
@@ -138,22 +143,25 @@ uint8_t arbel_cmd_sw2hw_mpt(ArbelState *s, ArbelCmd *cmd)
         return st;
     }
     if (arbel_mpt_hw_owned(s, index, ldl_be_p(cur))) {
-        return ST_BAD_RES_STATE;
+        return ARBEL_ST_BAD_RES_STATE;
     }
     arbel_mpt_load(cmd->inbox, d);
     if (!arbel_mpt_entry_ok(s, index, d)) {
-        return ST_BAD_PARAM;
+        return ARBEL_ST_BAD_PARAM;
     }
 
     /* hand over: status becomes hardware-owned (a free type-2 window: 3) */
-    d[0] &= ~(0xfu << MPT_D0_STATUS_SHIFT);
-    if (!(d[0] & MPT_D0_RW) && (d[1] & MPT_D1_TYPE)) {
-        d[0] |= MPT_STATUS_FREE << MPT_D0_STATUS_SHIFT;
+    d[ARBEL_MPT_DW_FLAGS] &= ~(ARBEL_MPT_STATUS_MASK <<
+                               ARBEL_MPT_D0_STATUS_SHIFT);
+    if (!(d[ARBEL_MPT_DW_FLAGS] & ARBEL_MPT_D0_RW) &&
+        (d[ARBEL_MPT_DW_PAGE] & ARBEL_MPT_D1_TYPE)) {
+        d[ARBEL_MPT_DW_FLAGS] |= ARBEL_MPT_STATUS_FREE <<
+                                 ARBEL_MPT_D0_STATUS_SHIFT;
     }
     {
         uint8_t img[ARBEL_MPT_ENTRY_SIZE];
 
-        for (i = 0; i < MPT_WORDS; i++) {
+        for (i = 0; i < ARBEL_MPT_DWORDS; i++) {
             stl_be_p(img + 4 * i, d[i]);
         }
         st = arbel_icm_write(s, arbel_mpt_addr(s, index), img, sizeof(img));
@@ -162,7 +170,7 @@ uint8_t arbel_cmd_sw2hw_mpt(ArbelState *s, ArbelCmd *cmd)
         }
     }
     arbel_mpt_set_hw(s, index, true);
-    return ST_OK;
+    return ARBEL_ST_OK;
 }
 
 uint8_t arbel_cmd_hw2sw_mpt(ArbelState *s, ArbelCmd *cmd)
@@ -173,7 +181,7 @@ uint8_t arbel_cmd_hw2sw_mpt(ArbelState *s, ArbelCmd *cmd)
     uint8_t st;
 
     if (cmd->op_mod > 1) {
-        return ST_BAD_OP;
+        return ARBEL_ST_BAD_OP;
     }
     st = arbel_mpt_read_slot(s, index, img);
     if (st) {
@@ -181,10 +189,10 @@ uint8_t arbel_cmd_hw2sw_mpt(ArbelState *s, ArbelCmd *cmd)
     }
     d0 = ldl_be_p(img);
     if (!arbel_mpt_hw_owned(s, index, d0)) {
-        return ST_BAD_RES_STATE;
+        return ARBEL_ST_BAD_RES_STATE;
     }
-    if ((d0 & MPT_D0_RW) && ldl_be_p(img + 9 * 4)) {
-        return ST_REG_BOUND;            /* windows still bound */
+    if ((d0 & ARBEL_MPT_D0_RW) && ldl_be_p(img + 4 * ARBEL_MPT_DW_WIN_CNT)) {
+        return ARBEL_ST_REG_BOUND;            /* windows still bound */
     }
     if (cmd->op_mod == 0) {
         st = arbel_outbox_write(s, cmd, img, sizeof(img));
@@ -192,15 +200,15 @@ uint8_t arbel_cmd_hw2sw_mpt(ArbelState *s, ArbelCmd *cmd)
             return st;
         }
     }
-    d0 = (d0 & ~(0xfu << MPT_D0_STATUS_SHIFT)) |
-         ((uint32_t)MPT_STATUS_SW << MPT_D0_STATUS_SHIFT);
+    d0 = (d0 & ~(ARBEL_MPT_STATUS_MASK << ARBEL_MPT_D0_STATUS_SHIFT)) |
+         ((uint32_t)ARBEL_MPT_STATUS_SW << ARBEL_MPT_D0_STATUS_SHIFT);
     stl_be_p(img, d0);
     st = arbel_icm_write(s, arbel_mpt_addr(s, index), img, 4);
     if (st) {
         return st;
     }
     arbel_mpt_set_hw(s, index, false);
-    return ST_OK;
+    return ARBEL_ST_OK;
 }
 
 uint8_t arbel_cmd_query_mpt(ArbelState *s, ArbelCmd *cmd)
@@ -210,7 +218,7 @@ uint8_t arbel_cmd_query_mpt(ArbelState *s, ArbelCmd *cmd)
     uint8_t st;
 
     if (cmd->op_mod) {
-        return ST_BAD_OP;
+        return ARBEL_ST_BAD_OP;
     }
     st = arbel_mpt_read_slot(s, index, img);
     if (st) {
@@ -226,41 +234,44 @@ uint8_t arbel_cmd_write_mtt(ArbelState *s, ArbelCmd *cmd)
     uint8_t st;
 
     if (cmd->op_mod) {
-        return ST_BAD_OP;
+        return ARBEL_ST_BAD_OP;
     }
-    if (n == 0 || n > MTT_MAX_WRITE) {
-        return ST_BAD_PARAM;
+    if (n == 0 || n > ARBEL_MTT_MAX_WRITE) {
+        return ARBEL_ST_BAD_PARAM;
     }
-    st = arbel_inbox_read(s, cmd, 16 + n * ARBEL_MTT_ENTRY_SIZE);
+    st = arbel_inbox_read(s, cmd,
+                          ARBEL_WRITE_MTT_HDR + n * ARBEL_MTT_ENTRY_SIZE);
     if (st) {
         return st;
     }
-    target = ldq_be_p(cmd->inbox);
-    if (ldq_be_p(cmd->inbox + 8) || (target & 7) ||
+    target = ldq_be_p(cmd->inbox + ARBEL_WRITE_MTT_TARGET);
+    if (ldq_be_p(cmd->inbox + ARBEL_WRITE_MTT_RSVD) ||
+        (target & (ARBEL_MTT_ENTRY_SIZE - 1)) ||
         !arbel_mtt_range_ok(s, target, (uint64_t)n * ARBEL_MTT_ENTRY_SIZE)) {
-        return ST_BAD_PARAM;
+        return ARBEL_ST_BAD_PARAM;
     }
     if (target < arbel_mtt_rsvd_end(s)) {
-        return ST_BAD_RESOURCE;         /* firmware-reserved MTTs */
+        return ARBEL_ST_BAD_RESOURCE;         /* firmware-reserved MTTs */
     }
     count = n;
     for (i = 0; i < n; i++) {
-        uint64_t e = ldq_be_p(cmd->inbox + 16 + i * 8);
+        uint64_t e = ldq_be_p(cmd->inbox + ARBEL_WRITE_MTT_HDR +
+                              i * ARBEL_MTT_ENTRY_SIZE);
 
-        if (!(e & MTT_PRESENT)) {
+        if (!(e & ARBEL_MTT_PRESENT)) {
             /* only a trailing all-zero pad that rounds the count up */
             if (e == 0 && i == n - 1 && n % 2 == 0 && n > 1) {
                 count = n - 1;
                 break;
             }
-            return ST_BAD_PARAM;
+            return ARBEL_ST_BAD_PARAM;
         }
-        if (e & MTT_RSVD_BITS) {
-            return ST_BAD_PARAM;
+        if (e & ARBEL_MTT_RSVD_BITS) {
+            return ARBEL_ST_BAD_PARAM;
         }
     }
     /* the pad entry is not written: it may belong to someone else */
-    return arbel_icm_write(s, target, cmd->inbox + 16,
+    return arbel_icm_write(s, target, cmd->inbox + ARBEL_WRITE_MTT_HDR,
                            (uint64_t)count * ARBEL_MTT_ENTRY_SIZE);
 }
 
@@ -272,11 +283,11 @@ uint8_t arbel_cmd_read_mtt(ArbelState *s, ArbelCmd *cmd)
     uint8_t st;
 
     if (cmd->op_mod) {
-        return ST_BAD_OP;
+        return ARBEL_ST_BAD_OP;
     }
-    if (n == 0 || n > MTT_MAX_READ || (va & 7) ||
+    if (n == 0 || n > ARBEL_MTT_MAX_READ || (va & (ARBEL_MTT_ENTRY_SIZE - 1)) ||
         !arbel_mtt_range_ok(s, va, (uint64_t)n * ARBEL_MTT_ENTRY_SIZE)) {
-        return ST_BAD_PARAM;
+        return ARBEL_ST_BAD_PARAM;
     }
     buf = g_malloc0(n * ARBEL_MTT_ENTRY_SIZE);
     st = arbel_icm_read(s, va, buf, n * ARBEL_MTT_ENTRY_SIZE);
@@ -288,5 +299,5 @@ uint8_t arbel_cmd_read_mtt(ArbelState *s, ArbelCmd *cmd)
 
 uint8_t arbel_cmd_sync_tpt(ArbelState *s, ArbelCmd *cmd)
 {
-    return ST_OK;
+    return ARBEL_ST_OK;
 }

@@ -14,22 +14,12 @@
 #include "arbel-state.h"
 
 /* arbel-cq.c */
-void arbel_cq_reset(ArbelState *s);
-void arbel_cq_fini(ArbelState *s);
-uint8_t arbel_cmd_sw2hw_cq(ArbelState *s, ArbelCmd *cmd);
-uint8_t arbel_cmd_hw2sw_cq(ArbelState *s, ArbelCmd *cmd);
-uint8_t arbel_cmd_query_cq(ArbelState *s, ArbelCmd *cmd);
 uint8_t arbel_cmd_resize_cq(ArbelState *s, ArbelCmd *cmd);
 void arbel_cq_complete(ArbelState *s, uint32_t cqn, const uint8_t *cqe,
                        bool solicited);
 void arbel_cq_doorbell(ArbelState *s, uint32_t cmd_cqn, uint32_t ci);
 
 /* arbel-srq.c */
-void arbel_srq_reset(ArbelState *s);
-void arbel_srq_fini(ArbelState *s);
-uint8_t arbel_cmd_sw2hw_srq(ArbelState *s, ArbelCmd *cmd);
-uint8_t arbel_cmd_hw2sw_srq(ArbelState *s, ArbelCmd *cmd);
-uint8_t arbel_cmd_query_srq(ArbelState *s, ArbelCmd *cmd);
 uint8_t arbel_cmd_arm_srq(ArbelState *s, ArbelCmd *cmd);
 
 /* arbel-qp.c: QP states as the context's state field holds them */

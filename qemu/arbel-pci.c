@@ -27,6 +27,7 @@
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
 #include "arbel-stub.h"
+#include "trace.h"
 
 /* ------------------------------------------------------------------ */
 /* Reset                                                                */
@@ -92,7 +93,7 @@ static void arbel_bar0_write(void *opaque, hwaddr addr, uint64_t val,
     if (addr == ARBEL_RESET_REG) {
         if (val == 1) {
             arbel_fw_full_reset(s);
-            arbel_trace_cmd(s, NULL, 0, "RESET");
+            trace_arbel_reset(arbel_trace_seq(s));
         } else {
             qemu_log_mask(LOG_GUEST_ERROR,
                           "arbel-stub: reset register written with 0x%08x "
@@ -170,9 +171,8 @@ static void arbel_bar2_write(void *opaque, hwaddr addr, uint64_t val,
      * posted through doorbell records), so nothing else executes
      * (Documentation/arbel-stub.rst, "Send completions").
      */
-    arbel_trace_note(s, "DOORBELL uar=%u offset=0x%03x size=%u value=0x%0*"
-                     PRIx64, (unsigned)(addr / ARBEL_UAR_PAGE),
-                     (unsigned)(addr % ARBEL_UAR_PAGE), size, size * 2, val);
+    trace_arbel_doorbell(arbel_trace_seq(s), addr / ARBEL_UAR_PAGE,
+                         addr % ARBEL_UAR_PAGE, size, size * 2, val);
     if (size != 8) {
         arbel_unconfirmed(s, "32-bit doorbell store: not executed");
         return;
@@ -237,14 +237,6 @@ static void arbel_realize(PCIDevice *pdev, Error **errp)
         }
     }
 
-    arbel_trace_open(s, errp);
-    if (*errp) {
-        if (s->props.msix) {
-            msix_unuse_all_vectors(pdev);
-            msix_uninit(pdev, &s->bar0, &s->bar0);
-        }
-        return;
-    }
     arbel_hcr_init(s);
     arbel_icm_init(s);
     arbel_fwmem_init(s);
@@ -261,7 +253,6 @@ static void arbel_exit(PCIDevice *pdev)
     arbel_hcr_fini(s);
     arbel_fwmem_fini(s);
     arbel_icm_fini(s);
-    arbel_trace_close(s);
     if (s->props.msix) {
         msix_unuse_all_vectors(pdev);
         msix_uninit(pdev, &s->bar0, &s->bar0);
@@ -286,7 +277,6 @@ static const VMStateDescription arbel_vmstate = {
 };
 
 static Property arbel_properties[] = {
-    DEFINE_PROP_STRING("trace", ArbelState, props.trace_path),
     DEFINE_PROP_UINT64("node-guid", ArbelState, props.node_guid,
                        0x0002c90300a1b2c0ULL),
     DEFINE_PROP_UINT64("port-guid", ArbelState, props.port_guid,
@@ -298,7 +288,7 @@ static Property arbel_properties[] = {
                       ARBEL_PORTS_DEFAULT),
     DEFINE_PROP_UINT32("fail-opcode", ArbelState, props.faults.fail_opcode, 0),
     DEFINE_PROP_UINT32("fail-status", ArbelState, props.faults.fail_status,
-                       ST_INTERNAL_ERR),
+                       ARBEL_ST_INTERNAL_ERR),
     DEFINE_PROP_UINT32("fail-every", ArbelState, props.faults.fail_every, 0),
     DEFINE_PROP_UINT32("hold-go-ms", ArbelState, props.faults.hold_ms, 0),
     DEFINE_PROP_UINT32("hold-opcode", ArbelState, props.faults.hold_opcode, 0),

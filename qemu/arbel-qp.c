@@ -26,14 +26,8 @@
 #include "arbel-icm.h"
 #include "arbel-objects.h"
 
-#define QP_NUM_MASK             0xffffffu
-#define QP_IS_EE                BIT(24)
-#define QP_SQD_EVENT            BIT(31)
-#define QPC_STATE_SHIFT         28
 #define QPS_ANY                 0x7f    /* every state, RST .. ERR */
 #define QPS(x)                  (1u << ARBEL_QPS_##x)
-#define ERR2RST_OUTBOX          2       /* op_mod: write the outbox */
-#define ERR2RST_NO_OUTBOX       3       /* op_mod: do not */
 
 typedef struct ArbelQpMove {
     uint16_t opcode;
@@ -43,17 +37,17 @@ typedef struct ArbelQpMove {
 } ArbelQpMove;
 
 static const ArbelQpMove arbel_qp_moves[] = {
-    { OP_RST2INIT_QPEE, QPS(RST), ARBEL_QPS_INIT, true },
-    { OP_INIT2INIT_QPEE, QPS(INIT), ARBEL_QPS_INIT, true },
-    { OP_INIT2RTR_QPEE, QPS(INIT), ARBEL_QPS_RTR, true },
-    { OP_RTR2RTS_QPEE, QPS(RTR), ARBEL_QPS_RTS, true },
-    { OP_RTS2RTS_QPEE, QPS(RTS), ARBEL_QPS_RTS, true },
-    { OP_SQERR2RTS_QPEE, QPS(SQE), ARBEL_QPS_RTS, true },
-    { OP_2ERR_QPEE, QPS_ANY, ARBEL_QPS_ERR, false },
-    { OP_RTS2SQD_QPEE, QPS(RTS), ARBEL_QPS_SQD, false },
-    { OP_SQD2SQD_QPEE, QPS(SQD), ARBEL_QPS_SQD, true },
-    { OP_SQD2RTS_QPEE, QPS(SQD), ARBEL_QPS_RTS, true },
-    { OP_ERR2RST_QPEE, QPS_ANY, ARBEL_QPS_RST, false },
+    { ARBEL_OP_RST2INIT_QPEE, QPS(RST), ARBEL_QPS_INIT, true },
+    { ARBEL_OP_INIT2INIT_QPEE, QPS(INIT), ARBEL_QPS_INIT, true },
+    { ARBEL_OP_INIT2RTR_QPEE, QPS(INIT), ARBEL_QPS_RTR, true },
+    { ARBEL_OP_RTR2RTS_QPEE, QPS(RTR), ARBEL_QPS_RTS, true },
+    { ARBEL_OP_RTS2RTS_QPEE, QPS(RTS), ARBEL_QPS_RTS, true },
+    { ARBEL_OP_SQERR2RTS_QPEE, QPS(SQE), ARBEL_QPS_RTS, true },
+    { ARBEL_OP_2ERR_QPEE, QPS_ANY, ARBEL_QPS_ERR, false },
+    { ARBEL_OP_RTS2SQD_QPEE, QPS(RTS), ARBEL_QPS_SQD, false },
+    { ARBEL_OP_SQD2SQD_QPEE, QPS(SQD), ARBEL_QPS_SQD, true },
+    { ARBEL_OP_SQD2RTS_QPEE, QPS(SQD), ARBEL_QPS_RTS, true },
+    { ARBEL_OP_ERR2RST_QPEE, QPS_ANY, ARBEL_QPS_RST, false },
 };
 
 /**
@@ -106,26 +100,26 @@ static void arbel_qp_set_state(ArbelState *s, uint32_t key, unsigned int st)
  */
 unsigned int arbel_qp_state_of(ArbelState *s, uint32_t qpn)
 {
-    return arbel_qp_state(s, qpn & QP_NUM_MASK);
+    return arbel_qp_state(s, qpn & ARBEL_QP_NUM_MASK);
 }
 
 /* the QP or EE of in_mod: its state key and ICM context address */
 static uint8_t arbel_qp_slot(ArbelState *s, ArbelCmd *cmd, uint32_t *key,
                              uint64_t *va)
 {
-    bool ee = cmd->in_mod & QP_IS_EE;
+    bool ee = cmd->in_mod & ARBEL_QP_IS_EE;
 
-    *key = cmd->in_mod & (QP_NUM_MASK | QP_IS_EE);
+    *key = cmd->in_mod & (ARBEL_QP_NUM_MASK | ARBEL_QP_IS_EE);
     return arbel_icm_slot(s, ee ? ARBEL_TBL_EEC : ARBEL_TBL_QPC,
-                          cmd->in_mod & QP_NUM_MASK, ARBEL_QPC_SIZE, va);
+                          cmd->in_mod & ARBEL_QP_NUM_MASK, ARBEL_QPC_SIZE, va);
 }
 
 static void arbel_qpc_set_state(uint8_t *ctx, unsigned int st)
 {
     uint32_t flags = ldl_be_p(ctx);
 
-    flags &= ~(0xfu << QPC_STATE_SHIFT);
-    stl_be_p(ctx, flags | st << QPC_STATE_SHIFT);
+    flags &= ~(ARBEL_QPC_STATE_MASK << ARBEL_QPC_STATE_SHIFT);
+    stl_be_p(ctx, flags | st << ARBEL_QPC_STATE_SHIFT);
 }
 
 /* ERR2RST: the context before the reset to the outbox when op_mod says so */
@@ -133,15 +127,15 @@ static uint8_t arbel_qp_to_rst(ArbelState *s, ArbelCmd *cmd, uint8_t *ctx)
 {
     uint8_t out[ARBEL_QP_PARAM_HDR + ARBEL_QPC_SIZE] = { 0 };
 
-    if (cmd->op_mod > ERR2RST_NO_OUTBOX) {
-        return ST_BAD_OP;
+    if (cmd->op_mod > ARBEL_ERR2RST_NO_OUTBOX) {
+        return ARBEL_ST_BAD_OP;
     }
-    if (cmd->op_mod != ERR2RST_OUTBOX) {
-        if (cmd->op_mod != ERR2RST_NO_OUTBOX) {
+    if (cmd->op_mod != ARBEL_ERR2RST_OUTBOX) {
+        if (cmd->op_mod != ARBEL_ERR2RST_NO_OUTBOX) {
             arbel_unconfirmed(s, "ERR2RST op_mod %u taken as 3 (no outbox)",
                               cmd->op_mod);
         }
-        return ST_OK;
+        return ARBEL_ST_OK;
     }
     memcpy(out + ARBEL_QP_PARAM_HDR, ctx, ARBEL_QPC_SIZE);
     return arbel_outbox_write(s, cmd, out, sizeof(out));
@@ -171,12 +165,13 @@ uint8_t arbel_cmd_modify_qp(ArbelState *s, ArbelCmd *cmd)
         }
     }
     if (!m) {
-        return ST_BAD_OP;
+        return ARBEL_ST_BAD_OP;
     }
     if (m->to != ARBEL_QPS_RST && cmd->op_mod) {
-        return ST_BAD_OP;
+        return ARBEL_ST_BAD_OP;
     }
-    if (cmd->in_mod & ~(QP_NUM_MASK | QP_IS_EE | QP_SQD_EVENT)) {
+    if (cmd->in_mod &
+        ~(ARBEL_QP_NUM_MASK | ARBEL_QP_IS_EE | ARBEL_QP_SQD_EVENT)) {
         arbel_unconfirmed(s, "QP transition in_mod 0x%x: reserved bits",
                           cmd->in_mod);
     }
@@ -187,7 +182,7 @@ uint8_t arbel_cmd_modify_qp(ArbelState *s, ArbelCmd *cmd)
     cur = arbel_qp_state(s, key);
     if (!(m->from & (1u << cur))) {
         cmd->note = "bad-qp-state";
-        return ST_BAD_QPEE_STATE;
+        return ARBEL_ST_BAD_QPEE_STATE;
     }
     if (m->inbox) {
         st = arbel_inbox_read(s, cmd, ARBEL_QP_PARAM_HDR + ARBEL_QPC_SIZE);
@@ -232,7 +227,7 @@ uint8_t arbel_cmd_query_qp(ArbelState *s, ArbelCmd *cmd)
     uint8_t st;
 
     if (cmd->op_mod) {
-        return ST_BAD_OP;
+        return ARBEL_ST_BAD_OP;
     }
     st = arbel_qp_slot(s, cmd, &key, &va);
     if (st) {
@@ -260,21 +255,21 @@ uint8_t arbel_cmd_conf_special_qp(ArbelState *s, ArbelCmd *cmd)
     uint64_t va;
 
     if (cmd->op_mod >= ARRAY_SIZE(s->qps.special)) {
-        return ST_BAD_OP;
+        return ARBEL_ST_BAD_OP;
     }
     if (!base) {
         s->qps.special[cmd->op_mod] = 0;
-        return ST_OK;
+        return ARBEL_ST_OK;
     }
     if (base & 1) {
         /* mthca_init_qp_table: the port 1 special QP has to be even */
-        return ST_BAD_PARAM;
+        return ARBEL_ST_BAD_PARAM;
     }
-    if (base & ~QP_NUM_MASK ||
+    if (base & ~ARBEL_QP_NUM_MASK ||
         arbel_icm_slot(s, ARBEL_TBL_QPC, base + s->props.num_ports - 1,
-                       ARBEL_QPC_SIZE, &va) == ST_BAD_INDEX) {
-        return ST_BAD_INDEX;
+                       ARBEL_QPC_SIZE, &va) == ARBEL_ST_BAD_INDEX) {
+        return ARBEL_ST_BAD_INDEX;
     }
     s->qps.special[cmd->op_mod] = base;
-    return ST_OK;
+    return ARBEL_ST_OK;
 }

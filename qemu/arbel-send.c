@@ -28,35 +28,10 @@
 #include "arbel-state.h"
 #include "arbel-dbgwin.h"
 #include "arbel-trace.h"
+#include "trace.h"
 #include "arbel-icm.h"
 #include "arbel-tpt.h"
 #include "arbel-objects.h"
-
-/* the doorbell */
-#define DB_NREQ_SHIFT           24
-#define DB_HEAD_SHIFT           8
-#define DB_HEAD_MASK            0xffffu
-#define DB_OP_MASK              0x1fu
-#define DB_QPN_SHIFT            8
-
-/* QP context fields (byte offsets) */
-#define QPC_FLAGS               0x00    /* state 31:28, service type 23:16 */
-#define QPC_SQ_SIZE_STRIDE      0x0a    /* log SQ size 7:3, stride - 4 2:0 */
-#define QPC_WQE_LKEY            0x6c
-#define QPC_PARAMS1             0x70
-#define QPC_CQN_SND             0x7c
-#define QPC_SND_WQE_BASE        0x80
-#define QPC_ST_SHIFT            16
-#define QPC_ST_MASK             0xffu
-#define QPC_SSC                 BIT(3)
-#define QP_ST_UD                0x3
-#define QP_ST_MLX               0x7
-
-/* the next segment, the first 16 bytes of a WQE */
-#define NEXT_SEG_SIZE           16
-#define NEXT_NDA_OP             0x00
-#define NEXT_FLAGS              0x08
-#define NEXT_CQ_UPDATE          BIT(3)
 
 /* one WQE's next segment, read through the QP's wqe_lkey */
 static bool arbel_send_wqe(ArbelState *s, uint32_t lkey, uint64_t va,
@@ -64,13 +39,12 @@ static bool arbel_send_wqe(ArbelState *s, uint32_t lkey, uint64_t va,
 {
     ArbelXlReq req = {
         .key = lkey, .access = ARBEL_XL_ACC_LOCAL_READ, .va = va,
-        .len = NEXT_SEG_SIZE,
+        .len = ARBEL_NEXT_SEG_SIZE,
     };
     uint32_t r = arbel_xlate_rw(s, &req, seg);
 
     if (r != ARBEL_XL_OK) {
-        arbel_trace_note(s, "SEND-WQE-UNREADABLE va=0x%" PRIx64 " result=%u",
-                         va, r);
+        trace_arbel_send_wqe_unreadable(arbel_trace_seq(s), va, r);
     }
     return r == ARBEL_XL_OK;
 }
@@ -83,11 +57,11 @@ static bool arbel_send_wqe(ArbelState *s, uint32_t lkey, uint64_t va,
  */
 void arbel_send_doorbell(ArbelState *s, uint32_t head_op, uint32_t qpn_size)
 {
-    unsigned int nreq = head_op >> DB_NREQ_SHIFT, i, done = 0;
-    uint32_t head = head_op >> DB_HEAD_SHIFT & DB_HEAD_MASK;
-    uint32_t qpn = qpn_size >> DB_QPN_SHIFT, lkey, cqn, mask, st;
+    unsigned int nreq = head_op >> ARBEL_DB_NREQ_SHIFT, i, done = 0;
+    uint32_t head = head_op >> ARBEL_DB_HEAD_SHIFT & ARBEL_DB_HEAD_MASK;
+    uint32_t qpn = qpn_size >> ARBEL_DB_QPN_SHIFT, lkey, cqn, mask, st;
     unsigned int state = arbel_qp_state_of(s, qpn), shift;
-    uint8_t op = head_op & DB_OP_MASK;
+    uint8_t op = head_op & ARBEL_DB_OP_MASK;
     uint8_t ctx[ARBEL_QPC_SIZE];
     uint64_t va, base;
     bool ssc;
@@ -99,38 +73,40 @@ void arbel_send_doorbell(ArbelState *s, uint32_t head_op, uint32_t qpn_size)
                           "not executed", qpn, state);
         return;
     }
-    st = ldl_be_p(ctx + QPC_FLAGS) >> QPC_ST_SHIFT & QPC_ST_MASK;
-    if (st != QP_ST_UD && st != QP_ST_MLX) {
-        arbel_trace_note(s, "SEND-NOT-EXECUTED qp=0x%x st=%u (no peer)",
-                         qpn, st);
+    st = ldl_be_p(ctx + ARBEL_QPC_FLAGS) >> ARBEL_QPC_ST_SHIFT &
+         ARBEL_QPC_ST_MASK;
+    if (st != ARBEL_QP_ST_UD && st != ARBEL_QP_ST_MLX) {
+        trace_arbel_send_not_executed(arbel_trace_seq(s), qpn, st);
         return;
     }
-    mask = (1u << (ctx[QPC_SQ_SIZE_STRIDE] >> 3)) - 1;
-    shift = (ctx[QPC_SQ_SIZE_STRIDE] & 7) + 4;
-    lkey = ldl_be_p(ctx + QPC_WQE_LKEY);
-    cqn = ldl_be_p(ctx + QPC_CQN_SND) & ARBEL_QPN_MASK;
-    base = ldl_be_p(ctx + QPC_SND_WQE_BASE);
-    ssc = ldl_be_p(ctx + QPC_PARAMS1) & QPC_SSC;
+    mask = (1u << (ctx[ARBEL_QPC_SQ_SIZE_STRIDE] >>
+                   ARBEL_QPC_SQ_LOG_SIZE_SHIFT)) - 1;
+    shift = (ctx[ARBEL_QPC_SQ_SIZE_STRIDE] & ARBEL_QPC_SQ_STRIDE_MASK) +
+            ARBEL_QPC_SQ_STRIDE_BASE;
+    lkey = ldl_be_p(ctx + ARBEL_QPC_WQE_LKEY);
+    cqn = ldl_be_p(ctx + ARBEL_QPC_CQN_SND) & ARBEL_QPN_MASK;
+    base = ldl_be_p(ctx + ARBEL_QPC_SND_WQE_BASE);
+    ssc = ldl_be_p(ctx + ARBEL_QPC_PARAMS1) & ARBEL_QPC_SSC;
 
     for (i = 0; i < nreq; i++) {
         uint64_t wqe = base + ((uint64_t)((head + i) & mask) << shift);
-        uint8_t seg[NEXT_SEG_SIZE], cqe[ARBEL_CQE_SIZE] = { 0 };
+        uint8_t seg[ARBEL_NEXT_SEG_SIZE], cqe[ARBEL_CQE_SIZE] = { 0 };
         uint32_t flags;
 
         if (!arbel_send_wqe(s, lkey, wqe, seg)) {
             break;
         }
-        flags = ldl_be_p(seg + NEXT_FLAGS);
-        if (ssc || flags & NEXT_CQ_UPDATE) {
+        flags = ldl_be_p(seg + ARBEL_NEXT_FLAGS);
+        if (ssc || flags & ARBEL_NEXT_CQ_UPDATE) {
             stl_be_p(cqe + ARBEL_CQE_MY_QPN, qpn);
             stl_be_p(cqe + ARBEL_CQE_WQE, (uint32_t)wqe);
             cqe[ARBEL_CQE_OPCODE] = op;
-            cqe[ARBEL_CQE_IS_SEND] = 0x80;
+            cqe[ARBEL_CQE_IS_SEND] = ARBEL_CQE_SEND;
             /* solicited: a receive of a message with SE, never a send */
             arbel_cq_complete(s, cqn, cqe, false);
             done++;
         }
-        op = ldl_be_p(seg + NEXT_NDA_OP) & DB_OP_MASK;
+        op = ldl_be_p(seg + ARBEL_NEXT_NDA_OP) & ARBEL_DB_OP_MASK;
     }
-    arbel_trace_note(s, "SEND qp=0x%x wqes=%u cqes=%u", qpn, nreq, done);
+    trace_arbel_send(arbel_trace_seq(s), qpn, nreq, done);
 }

@@ -42,7 +42,6 @@ typedef struct ArbelFaults {
 
 /* Device properties (arbel-pci.c defines them); read-only after realize */
 typedef struct ArbelProps {
-    char *trace_path;
     uint64_t node_guid;
     uint64_t port_guid;
     uint32_t fw_pages;
@@ -53,8 +52,7 @@ typedef struct ArbelProps {
 
 /* arbel-trace.c: the command trace */
 typedef struct ArbelTrace {
-    FILE *f;
-    uint64_t seq;
+    uint64_t seq;           /* events so far ("#N") */
 } ArbelTrace;
 
 /* arbel-irq.c: interrupt raising */
@@ -147,15 +145,18 @@ typedef struct ArbelFw {
     uint64_t aux_needed;
 } ArbelFw;
 
-/* arbel-cq.c: completion queues (their contexts live in ICM) */
-typedef struct ArbelCqs {
-    GHashTable *hw;         /* cqn -> 1: SW2HW_CQ done, HW2SW_CQ not yet */
-} ArbelCqs;
+/* arbel-ctx.c: the kinds of objects whose contexts live in ICM */
+typedef enum ArbelCtxKind {
+    ARBEL_CTX_EQ,
+    ARBEL_CTX_CQ,
+    ARBEL_CTX_SRQ,
+    ARBEL_CTX_KINDS
+} ArbelCtxKind;
 
-/* arbel-srq.c: shared receive queues (their contexts live in ICM) */
-typedef struct ArbelSrqs {
-    GHashTable *hw;         /* srqn -> limit + 1 (ARM_SRQ), owned by HW */
-} ArbelSrqs;
+/* arbel-ctx.c: the objects the hardware owns, by kind */
+typedef struct ArbelCtxs {
+    GHashTable *hw[ARBEL_CTX_KINDS];    /* num: SW2HW done, HW2SW not yet */
+} ArbelCtxs;
 
 /* arbel-qp.c: QP (and EE) states and the special QPs */
 typedef struct ArbelQps {
@@ -210,8 +211,7 @@ struct ArbelState {
     ArbelIcm icm;
     ArbelTpt tpt;
     ArbelEqs eqs;
-    ArbelCqs cqs;
-    ArbelSrqs srqs;
+    ArbelCtxs ctxs;
     ArbelQps qps;
     ArbelPorts ports;
     ArbelCatas catas;

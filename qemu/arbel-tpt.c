@@ -158,7 +158,7 @@ bool arbel_mpt_hw_owned(ArbelState *s, uint32_t index, uint32_t dword0)
         !test_bit(index, s->tpt.hw_mpt)) {
         return false;
     }
-    return (dword0 >> MPT_D0_STATUS_SHIFT) != MPT_STATUS_SW;
+    return (dword0 >> ARBEL_MPT_D0_STATUS_SHIFT) != ARBEL_MPT_STATUS_SW;
 }
 
 /**

@@ -1,200 +1,132 @@
 /*
  * arbel-stub: the command trace, a leaf (calls nothing of the stub).
  *
- * With the "trace" property set, one line per command (and per reset,
- * translation and note), flushed at once.  Format (one line):
- *
- *   #<seq> <NAME> op=0x<opcode> op_mod=<n> in_mod=0x<8 hex>
- *     in_param=0x<16 hex> out_param=0x<16 hex> token=0x<4 hex>
- *     status=0x<2 hex>(<status name>) [out_imm=0x<16 hex>] [fault=<what>]
- *     [in[<len>]=<hex>] [out[<len>]=<hex>]
- *
- * <len> is the number of bytes moved; the hex is trimmed after the last
- * non-zero 32-bit word.  A note is "#<seq> <text>".
+ * QEMU trace events (qemu/trace-events, "trace_arbel_*"): enable them with
+ * -trace 'arbel_*' (the log backend writes to the -D file).  Each event
+ * starts with "#<seq>", the device's event counter; a command is one
+ * arbel_cmd event followed by its details (arbel_cmd_event, _out_imm,
+ * _fault, _inbox, _outbox) with the same number.  Mailbox hex is trimmed
+ * after the last non-zero 32-bit word, and formatted only when its event
+ * is enabled.  Documentation/arbel-stub.rst, "Command trace".
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
 #include "qemu/osdep.h"
-#include "qapi/error.h"
 #include "arbel-state.h"
 #include "arbel-trace.h"
+#include "trace.h"
 
 /**
- * arbel_trace_open - open the file the "trace" property names, if any
+ * arbel_trace_seq - the sequence number of the next trace event
  * @s: the device
- * @errp: error if it cannot be opened
  *
- * For appending: a device plugged again (device_add after device_del)
- * goes on with the same file.  scripts/vm/run.sh deletes it before a run.
+ * Return: 1 for the device's first event, then one more each call.
  */
-void arbel_trace_open(ArbelState *s, Error **errp)
+uint64_t arbel_trace_seq(ArbelState *s)
 {
-    if (!s->props.trace_path || !*s->props.trace_path) {
-        return;
-    }
-    s->trace.f = fopen(s->props.trace_path, "a");
-    if (!s->trace.f) {
-        error_setg_errno(errp, errno, "arbel-stub: cannot open trace file %s",
-                         s->props.trace_path);
-    }
-}
-
-/**
- * arbel_trace_close - close the trace file
- * @s: the device
- */
-void arbel_trace_close(ArbelState *s)
-{
-    if (s->trace.f) {
-        fclose(s->trace.f);
-        s->trace.f = NULL;
-    }
+    return ++s->trace.seq;
 }
 
 static const char *arbel_status_name(uint8_t st)
 {
-    switch (st) {
-    case ST_OK:
-        return "OK";
-    case ST_INTERNAL_ERR:
-        return "INTERNAL_ERR";
-    case ST_BAD_OP:
-        return "BAD_OP";
-    case ST_BAD_PARAM:
-        return "BAD_PARAM";
-    case ST_BAD_SYS_STATE:
-        return "BAD_SYS_STATE";
-    case ST_BAD_RESOURCE:
-        return "BAD_RESOURCE";
-    case ST_RESOURCE_BUSY:
-        return "RESOURCE_BUSY";
-    case ST_EXCEED_LIM:
-        return "EXCEED_LIM";
-    case ST_BAD_RES_STATE:
-        return "BAD_RES_STATE";
-    case ST_BAD_INDEX:
-        return "BAD_INDEX";
-    case ST_BAD_NVMEM:
-        return "BAD_NVMEM";
-    case ST_BAD_SEG_PARAM:
-        return "BAD_SEG_PARAM";
-    case ST_REG_BOUND:
-        return "REG_BOUND";
-    case ST_LAM_NOT_PRE:
-        return "LAM_NOT_PRE";
-    case ST_BAD_PKT:
-        return "BAD_PKT";
-    case ST_BAD_SIZE:
-        return "BAD_SIZE";
-    default:
-        return "?";
+    static const char *const names[] = {
+        [ARBEL_ST_OK] = "OK",
+        [ARBEL_ST_INTERNAL_ERR] = "INTERNAL_ERR",
+        [ARBEL_ST_BAD_OP] = "BAD_OP",
+        [ARBEL_ST_BAD_PARAM] = "BAD_PARAM",
+        [ARBEL_ST_BAD_SYS_STATE] = "BAD_SYS_STATE",
+        [ARBEL_ST_BAD_RESOURCE] = "BAD_RESOURCE",
+        [ARBEL_ST_RESOURCE_BUSY] = "RESOURCE_BUSY",
+        [ARBEL_ST_EXCEED_LIM] = "EXCEED_LIM",
+        [ARBEL_ST_BAD_RES_STATE] = "BAD_RES_STATE",
+        [ARBEL_ST_BAD_INDEX] = "BAD_INDEX",
+        [ARBEL_ST_BAD_NVMEM] = "BAD_NVMEM",
+        [ARBEL_ST_BAD_SEG_PARAM] = "BAD_SEG_PARAM",
+        [ARBEL_ST_REG_BOUND] = "REG_BOUND",
+        [ARBEL_ST_LAM_NOT_PRE] = "LAM_NOT_PRE",
+        [ARBEL_ST_BAD_PKT] = "BAD_PKT",
+        [ARBEL_ST_BAD_SIZE] = "BAD_SIZE",
+    };
+
+    if (st < ARRAY_SIZE(names) && names[st]) {
+        return names[st];
     }
+    return "?";
 }
 
-static void arbel_trace_hex(FILE *f, const char *tag, const uint8_t *buf,
-                            uint32_t len)
+/* a mailbox as hex, cut after its last non-zero 32-bit word */
+static char *arbel_trace_hex(const uint8_t *buf, uint32_t len)
 {
+    GString *hex = g_string_new(NULL);
     uint32_t n = len, i;
 
     while (n && !buf[n - 1]) {
         n--;
     }
-    n = ROUND_UP(n, 4);
-    fprintf(f, " %s[%u]=", tag, len);
+    n = MIN(ROUND_UP(n, 4), len);
     for (i = 0; i < n; i++) {
-        fprintf(f, "%02x", buf[i]);
+        g_string_append_printf(hex, "%02x", buf[i]);
     }
+    return g_string_free(hex, false);
 }
 
 /**
- * arbel_trace_cmd - one trace line for a command, or a note
+ * arbel_trace_cmd - the trace events of one command
  * @s: the device
- * @cmd: the command (NULL: the line is "#N @note")
+ * @cmd: the command
  * @status: its status
- * @note: fault injection note, or the note's text
+ * @note: the fault injection note, or NULL
  */
 void arbel_trace_cmd(ArbelState *s, ArbelCmd *cmd, uint8_t status,
                      const char *note)
 {
-    FILE *f = s->trace.f;
+    uint64_t seq = arbel_trace_seq(s);
 
-    if (!f) {
-        return;
-    }
-    s->trace.seq++;
-    if (!cmd) {
-        fprintf(f, "#%" PRIu64 " %s\n", s->trace.seq, note);
-        fflush(f);
-        return;
-    }
-    fprintf(f, "#%" PRIu64 " %s op=0x%03x op_mod=%u in_mod=0x%08x "
-            "in_param=0x%016" PRIx64 " out_param=0x%016" PRIx64
-            " token=0x%04x status=0x%02x(%s)",
-            s->trace.seq, cmd->name ? cmd->name : "UNKNOWN", cmd->opcode,
-            cmd->op_mod, cmd->in_mod, cmd->in_param, cmd->out_param,
-            cmd->token, status, arbel_status_name(status));
+    trace_arbel_cmd(seq, cmd->name ? cmd->name : "UNKNOWN", cmd->opcode,
+                    cmd->op_mod, cmd->in_mod, cmd->in_param, cmd->out_param,
+                    cmd->token, status, arbel_status_name(status));
     if (cmd->e) {
-        fprintf(f, " e=1");
+        trace_arbel_cmd_event(seq);
     }
-    if (cmd->out_imm && status == ST_OK) {
-        fprintf(f, " out_imm=0x%016" PRIx64, cmd->imm);
+    if (cmd->out_imm && status == ARBEL_ST_OK) {
+        trace_arbel_cmd_out_imm(seq, cmd->imm);
     }
     if (note) {
-        fprintf(f, " fault=%s", note);
+        trace_arbel_cmd_fault(seq, note);
     }
-    if (cmd->inbox) {
-        arbel_trace_hex(f, "in", cmd->inbox, cmd->inbox_len);
-    }
-    if (cmd->outbox) {
-        arbel_trace_hex(f, "out", cmd->outbox, cmd->outbox_len);
-    }
-    fputc('\n', f);
-    fflush(f);
-}
+    if (cmd->inbox && trace_event_get_state_backends(TRACE_ARBEL_CMD_INBOX)) {
+        g_autofree char *hex = arbel_trace_hex(cmd->inbox, cmd->inbox_len);
 
-/* "#N <prefix><text>" */
-static void arbel_trace_vnote(ArbelState *s, const char *prefix,
-                              const char *fmt, va_list ap)
-{
-    g_autofree char *msg = NULL;
-    g_autofree char *line = NULL;
-
-    if (!s->trace.f) {
-        return;
+        trace_arbel_cmd_inbox(seq, cmd->inbox_len, hex);
     }
-    msg = g_strdup_vprintf(fmt, ap);
-    line = g_strconcat(prefix, msg, NULL);
-    arbel_trace_cmd(s, NULL, 0, line);
+    if (cmd->outbox &&
+        trace_event_get_state_backends(TRACE_ARBEL_CMD_OUTBOX)) {
+        g_autofree char *hex = arbel_trace_hex(cmd->outbox, cmd->outbox_len);
+
+        trace_arbel_cmd_outbox(seq, cmd->outbox_len, hex);
+    }
 }
 
 /**
- * arbel_trace_note - a free-form trace line "#N <text>"
- * @s: the device
- * @fmt: printf format of the text
- */
-void arbel_trace_note(ArbelState *s, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    arbel_trace_vnote(s, "", fmt, ap);
-    va_end(ap);
-}
-
-/**
- * arbel_unconfirmed - a rule no source states: no refusal, a trace line
+ * arbel_unconfirmed - a rule no source states: no refusal, a trace event
  * @s: the device
  * @fmt: printf format of what was not refused
  *
- * The stub does not refuse, it leaves a line "#N unconfirmed: ..." in the
- * trace (Documentation/arbel-stub.rst, "Checks and their sources").
+ * The stub does not refuse, it leaves an event "#N unconfirmed: ..." in
+ * the trace (Documentation/arbel-stub.rst, "Checks and their sources").
  */
 void arbel_unconfirmed(ArbelState *s, const char *fmt, ...)
 {
+    uint64_t seq = arbel_trace_seq(s);
+    g_autofree char *msg = NULL;
     va_list ap;
 
+    if (!trace_event_get_state_backends(TRACE_ARBEL_UNCONFIRMED)) {
+        return;
+    }
     va_start(ap, fmt);
-    arbel_trace_vnote(s, "unconfirmed: ", fmt, ap);
+    msg = g_strdup_vprintf(fmt, ap);
     va_end(ap);
+    trace_arbel_unconfirmed(seq, msg);
 }

@@ -1,5 +1,6 @@
 /*
- * arbel-stub: the command trace (arbel-trace.c), a leaf.
+ * arbel-stub: the command trace (arbel-trace.c), a leaf.  The events
+ * themselves are QEMU trace events (trace-events, "trace.h").
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -9,14 +10,11 @@
 
 #include "arbel-state.h"
 
-void arbel_trace_open(ArbelState *s, Error **errp);
-void arbel_trace_close(ArbelState *s);
-/* one command (@cmd NULL: "#N @note") */
+/* the next event's sequence number ("#N"), 1 for the device's first */
+uint64_t arbel_trace_seq(ArbelState *s);
+/* the events of one command: arbel_cmd and its details */
 void arbel_trace_cmd(ArbelState *s, ArbelCmd *cmd, uint8_t status,
                      const char *note);
-/* a free-form line "#N <text>" */
-void arbel_trace_note(ArbelState *s, const char *fmt, ...)
-    G_GNUC_PRINTF(2, 3);
 /* a rule no source states: "#N unconfirmed: <text>", no refusal */
 void arbel_unconfirmed(ArbelState *s, const char *fmt, ...)
     G_GNUC_PRINTF(2, 3);

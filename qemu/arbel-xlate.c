@@ -27,15 +27,15 @@ static uint32_t arbel_access_bit(uint32_t acc)
 {
     switch (acc) {
     case ARBEL_XL_ACC_LOCAL_READ:
-        return MPT_D0_LR;
+        return ARBEL_MPT_D0_LR;
     case ARBEL_XL_ACC_LOCAL_WRITE:
-        return MPT_D0_LW;
+        return ARBEL_MPT_D0_LW;
     case ARBEL_XL_ACC_REMOTE_READ:
-        return MPT_D0_RR;
+        return ARBEL_MPT_D0_RR;
     case ARBEL_XL_ACC_REMOTE_WRITE:
-        return MPT_D0_RWR;
+        return ARBEL_MPT_D0_RWR;
     case ARBEL_XL_ACC_ATOMIC:
-        return MPT_D0_A;
+        return ARBEL_MPT_D0_A;
     default:
         return 0;
     }
@@ -58,7 +58,7 @@ uint32_t arbel_xlate_rw(ArbelState *s, ArbelXlReq *req, void *buf)
 {
     uint64_t va = req->va, len = req->len;
     uint32_t right = arbel_access_bit(req->access);
-    uint32_t hw, index, d[16];
+    uint32_t hw, index, d[ARBEL_MPT_DWORDS];
     uint8_t img[ARBEL_MPT_ENTRY_SIZE];
     uint64_t start, rlen, mtt_adr, pgsz, pos;
     g_autoptr(GArray) segs = NULL;
@@ -85,7 +85,7 @@ uint32_t arbel_xlate_rw(ArbelState *s, ArbelXlReq *req, void *buf)
     index = hw & ((1u << arbel_tpt_log_mpt(s)) - 1);
     req->index = index;
     st = arbel_icm_read(s, arbel_mpt_addr(s, index), img, sizeof(img));
-    if (st == ST_BAD_RESOURCE) {
+    if (st == ARBEL_ST_BAD_RESOURCE) {
         return ARBEL_XL_MPT_UNMAPPED;
     } else if (st) {
         return ARBEL_XL_DMA_ERROR;
@@ -93,25 +93,26 @@ uint32_t arbel_xlate_rw(ArbelState *s, ArbelXlReq *req, void *buf)
     for (j = 0; j < 16; j++) {
         d[j] = ldl_be_p(img + 4 * j);
     }
-    if (!arbel_mpt_hw_owned(s, index, d[0])) {
+    if (!arbel_mpt_hw_owned(s, index, d[ARBEL_MPT_DW_FLAGS])) {
         return ARBEL_XL_SW_OWNED;
     }
-    if (d[2] != hw) {
+    if (d[ARBEL_MPT_DW_KEY] != hw) {
         return ARBEL_XL_KEY_MISMATCH;
     }
-    if (!(d[0] & MPT_D0_RW)) {
+    if (!(d[ARBEL_MPT_DW_FLAGS] & ARBEL_MPT_D0_RW)) {
         return ARBEL_XL_NOT_REGION;
     }
-    if (!(d[0] & right)) {
+    if (!(d[ARBEL_MPT_DW_FLAGS] & right)) {
         return ARBEL_XL_ACCESS;
     }
 
-    phys = d[0] & MPT_D0_PA;
-    zb = d[3] & MPT_D3_ZB;
-    start = ((uint64_t)d[4] << 32) | d[5];
-    rlen = ((uint64_t)d[6] << 32) | d[7];
-    mtt_adr = ((uint64_t)(d[11] & 0x3f) << 32) | d[12];
-    pgsz = ARBEL_ICM_PAGE << (d[1] & MPT_D1_PAGE_SIZE_MASK);
+    phys = d[ARBEL_MPT_DW_FLAGS] & ARBEL_MPT_D0_PA;
+    zb = d[ARBEL_MPT_DW_PD] & ARBEL_MPT_D3_ZB;
+    start = arbel_mpt_start(d);
+    rlen = arbel_mpt_len(d);
+    mtt_adr = arbel_mpt_mtt_adr(d);
+    pgsz = ARBEL_ICM_PAGE << (d[ARBEL_MPT_DW_PAGE] &
+                              ARBEL_MPT_D1_PAGE_SIZE_MASK);
 
     /* range: [start, start + length), or [0, length) when zero-based */
     {
@@ -129,7 +130,8 @@ uint32_t arbel_xlate_rw(ArbelState *s, ArbelXlReq *req, void *buf)
 
         if (phys) {
             seg.pa = cur;
-            seg.len = MIN(len - pos, ARBEL_ICM_PAGE - (cur & 0xfff));
+            seg.len = MIN(len - pos,
+                          ARBEL_ICM_PAGE - (cur & (ARBEL_ICM_PAGE - 1)));
         } else {
             uint64_t rel = zb ? cur : (cur - start) + (start & (pgsz - 1));
             uint64_t off = rel & (pgsz - 1);
@@ -141,13 +143,13 @@ uint32_t arbel_xlate_rw(ArbelState *s, ArbelXlReq *req, void *buf)
                 return ARBEL_XL_MTT_RANGE;
             }
             st = arbel_icm_read(s, mtt_va, e8, sizeof(e8));
-            if (st == ST_BAD_RESOURCE) {
+            if (st == ARBEL_ST_BAD_RESOURCE) {
                 return ARBEL_XL_MTT_UNMAPPED;
             } else if (st) {
                 return ARBEL_XL_DMA_ERROR;
             }
             e = ldq_be_p(e8);
-            if (!(e & 1)) {
+            if (!(e & ARBEL_MTT_PRESENT)) {
                 return ARBEL_XL_MTT_NOT_PRESENT;
             }
             seg.pa = (e & ~(pgsz - 1)) + off;

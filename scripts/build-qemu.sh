@@ -224,7 +224,7 @@ for f in "$HWDIR"/*; do
 	[ -e "$ROOT/qemu/$b" ] || rm -f "$f"
 done
 csrcs=
-for f in "$ROOT"/qemu/*.c "$ROOT"/qemu/*.h; do
+for f in "$ROOT"/qemu/*.c "$ROOT"/qemu/*.h "$ROOT"/qemu/trace-events; do
 	[ -e "$f" ] || continue
 	sync_file "$f" "$HWDIR/$(basename "$f")"
 	case $f in *.c) csrcs="$csrcs '$(basename "$f")'," ;; esac
@@ -259,6 +259,12 @@ grep -q "^subdir('arbel')" "$SRC/hw/meson.build" ||
 	echo "subdir('arbel')" >>"$SRC/hw/meson.build"
 grep -q '^source arbel/Kconfig' "$SRC/hw/Kconfig" ||
 	echo 'source arbel/Kconfig' >>"$SRC/hw/Kconfig"
+# The trace events (qemu/trace-events, trace_arbel_*()): hw/arbel joins
+# the top-level list of trace-events directories, as every device's does.
+grep -q "^ *'hw/arbel',\$" "$SRC/meson.build" ||
+	sed -i "s|^\( *\)'hw/alpha',\$|&\n\1'hw/arbel',|" "$SRC/meson.build"
+grep -q "^ *'hw/arbel',\$" "$SRC/meson.build" ||
+	die "cannot add hw/arbel to trace_events_subdirs in $SRC/meson.build"
 
 # ---------------------------------------------------------------------------
 # Configure (once per version and flag set) and build.

@@ -87,25 +87,34 @@ T=$VM_OUT/stub-trace.txt
 heading "The stub's command trace, MR commands only (host side: $T)"
 if [ -s "$T" ]; then
 	echo "(mailboxes shortened; the trace file has them whole)"
-	pat=' (SW2HW_MPT|WRITE_MTT|HW2SW_MPT|QUERY_MPT) op='
-	lines=$(grep -E "$pat" "$T" |
-		sed -E 's/ out_param=0x[0-9a-f]+//; s/ token=0x[0-9a-f]+//;
-			s/(in|out)\[([0-9]+)\]=([0-9a-f]{64})[0-9a-f]+/\1[\2]=\3.../g')
-	if [ "$TRACE_LINES" != 0 ] && [ "$(wc -l <<<"$lines")" -gt "$TRACE_LINES" ]; then
-		head -n "$TRACE_LINES" <<<"$lines"
-		echo "... ($(wc -l <<<"$lines") lines in all)"
-	else
-		echo "$lines"
-	fi
-	echo
-	echo "summary:"
-	for op in SW2HW_MPT WRITE_MTT QUERY_MPT HW2SW_MPT; do
-		printf '  %-10s %4d commands, %d not OK\n' "$op" \
-			"$(grep -c " $op op=" "$T")" \
-			"$(grep " $op op=" "$T" | grep -vc 'status=0x00(OK)')"
-	done
-	printf '  %-10s %4d translations by the debug engine\n' XLATE "$(grep -c ' XLATE ' "$T")"
-	bad=$(grep -E "$pat" "$T" | grep -vc 'status=0x00(OK)')
+	# the stub's arbel_* trace events in QEMU's log, read by the tests' parser
+	PYTHONPATH=tests/pylib python3 - "$T" "$TRACE_LINES" <<'PY'
+import re
+import sys
+from arbeltest import trace
+
+path, limit = sys.argv[1], int(sys.argv[2])
+ops = ('SW2HW_MPT', 'WRITE_MTT', 'QUERY_MPT', 'HW2SW_MPT')
+entries = trace.parse(path)
+cmds = [e for e in trace.commands(entries) if e.name in ops]
+lines = [re.sub(r'(in|out)\[(\d+)\]=([0-9a-f]{64})[0-9a-f]+', r'\1[\2]=\3...',
+                re.sub(r' (out_param|token)=0x[0-9a-f]+', '', e.raw))
+         for e in cmds]
+if limit and len(lines) > limit:
+    print('\n'.join(lines[:limit]))
+    print(f'... ({len(lines)} lines in all)')
+else:
+    print('\n'.join(lines))
+print('\nsummary:')
+for op in ops:
+    these = [e for e in cmds if e.name == op]
+    print(f'  {op:<10} {len(these):4d} commands, '
+          f'{sum(e.status != 0 for e in these)} not OK')
+print(f'  {"XLATE":<10} {sum(e.is_xlate for e in entries):4d} '
+      'translations by the debug engine')
+sys.exit(min(sum(e.status != 0 for e in cmds), 255))
+PY
+	bad=$?
 else
 	echo "no trace file"
 	bad=1

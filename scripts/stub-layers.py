@@ -31,7 +31,7 @@ import sys
 # Bottom first: (layer, {module: [files]}).
 LAYERS = [
     ('leaves', {
-        'trace': ['arbel-trace.c', 'arbel-trace.h'],
+        'trace': ['arbel-trace.c', 'arbel-trace.h', 'trace.h'],
         'fault': ['arbel-fault.c', 'arbel-fault.h'],
     }),
     ('DMA and interrupts', {
@@ -40,6 +40,9 @@ LAYERS = [
     }),
     ('ICM translation', {
         'icm': ['arbel-icm.c', 'arbel-icm.h'],
+    }),
+    ('ICM object contexts', {
+        'ctx': ['arbel-ctx.c', 'arbel-ctx.h'],
     }),
     ('TPT and translation engine', {
         'tpt': ['arbel-tpt.c', 'arbel-xlate.c', 'arbel-tpt.h'],
@@ -80,7 +83,7 @@ OWNERS = {
     'parent_obj': 'pci', 'bar0': 'pci', 'bar2': 'pci', 'props': None,
     'trace': 'trace', 'faults': 'fault', 'irq': 'irq', 'icm': 'icm',
     'tpt': 'tpt', 'eqs': 'eq', 'catas': 'catas', 'fw': 'fw', 'disp': 'cmd',
-    'hcr': 'hcr', 'dbg': 'dbgwin', 'cqs': 'cq', 'srqs': 'srq', 'qps': 'qp',
+    'hcr': 'hcr', 'dbg': 'dbgwin', 'ctxs': 'ctx', 'qps': 'qp',
     'ports': 'ib',
 }
 

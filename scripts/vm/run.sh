@@ -144,9 +144,10 @@ append="console=ttyS0 iomem=relaxed panic=-1 quiet modprobe.blacklist=ib_mthca"
 args=(-accel tcg -machine q35 -m "$VM_MEM" -smp "$VM_SMP"
 	-nodefaults -no-user-config -display none -serial stdio -no-reboot
 	-L /usr/share/seabios -L /usr/share/qemu
-	-d "${VM_QEMU_LOG:-guest_errors,unimp}" -D "$OUT/qemu-debug.log"
+	-d "${VM_QEMU_LOG:-guest_errors,unimp}" -D "$OUT/stub-trace.txt"
+	-trace 'arbel_*'
 	-kernel "$VM_KERNEL" -initrd "$initrd" -append "$append")
-stubdev="arbel-stub,trace=$OUT/stub-trace.txt${STUB:+,$STUB}"
+stubdev="arbel-stub${STUB:+,$STUB}"
 if [ "$NO_STUB" != 1 ]; then
 	if [ "$VM_HOTPLUG" = 1 ]; then
 		stubdev="$stubdev,id=arbel0,bus=arbel-rp"

@@ -5,7 +5,7 @@
 For each phase (bringup_cases.PHASES) tests/vm/bringup.sh leaves in OUT:
   PHASE.out    the guest program's output (bringup_guest.py: KTAP)
   PHASE.rc     scripts/vm/run.sh's exit status; PHASE.err its stderr
-  PHASE/       run.sh's VM_OUT: stub-trace.txt, qemu-debug.log, dmesg.txt
+  PHASE/       run.sh's VM_OUT: stub-trace.txt (QEMU's log), dmesg.txt
 This prints one KTAP stream: the judge's own unit tests
 (test_bringup_judge.py, hand-made traces); per boot, the guest's results
 renumbered into it, the VM finished, the guest program ran to the end, no
@@ -24,6 +24,7 @@ import json
 import os
 import re
 import sys
+import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'pylib'))
@@ -231,11 +232,11 @@ class Judge:
     def no_stub_complaints(self, ph, name):
         """The stub logged no guest error (a protocol error of the driver:
         HCR written while go is set, bad access width, ...)."""
-        path = os.path.join(ph.dir, 'qemu-debug.log')
-        lines = vmout.read_lines(path)
-        if lines is None:
+        path = os.path.join(ph.dir, 'stub-trace.txt')
+        if not os.path.exists(path):
             self.t.fail(name, f'no {path}')
             return
+        lines = trace.other_lines(path)
         top = collections.Counter(x for x in lines if 'arbel-stub' in x)
         self.t.check(not top, name, ' '.join(
             f'{n} x {x}' for x, n in top.most_common(3)))
@@ -288,9 +289,10 @@ class Judge:
         if a.setup_failure:
             self.t.fail(*a.setup_failure)
         else:
-            # this judge against hand-made traces first
-            import test_bringup_judge   # pylint: disable=import-outside-toplevel
-            ktap.run_unittest(test_bringup_judge.suite(), self.t)
+            # this judge against hand-made traces first (loaded by name,
+            # as unittest does: the tests import this module)
+            ktap.run_unittest(unittest.defaultTestLoader.loadTestsFromName(
+                'test_bringup_judge'), self.t)
         for name in a.phases:
             if name not in cases.PHASES:
                 self.t.fail('setup: phase', f"unknown phase '{name}' "

@@ -1,22 +1,37 @@
 # SPDX-License-Identifier: GPL-2.0
-"""arbel-stub's command trace (the file its trace= property names).
+"""arbel-stub's command trace: its QEMU trace events, read back.
 
-Each line is one event, numbered "#N":
-  #N NAME op=0x... op_mod=N in_mod=0x... in_param=0x... out_param=0x...
-     token=0x... status=0xSS(NAME) [e=1] [out_imm=0x...] [fault=NOTE]
-     [in[LEN]=HEX] [out[LEN]=HEX]            a firmware command
-  #N XLATE key=0x... access=N va=0x... len=0x... dir=N buf=0x...
-     index=0x... pa=0x... result=N           a translation-engine request
-  #N NOTE                                    anything else (RESET, ...)
+The stub's events (qemu/trace-events) go to QEMU's log with the log trace
+backend: scripts/vm/run.sh passes -trace 'arbel_*' -D stub-trace.txt,
+and the -d categories (guest_errors, ...) share that file.  Only lines of an
+arbel_* event are read; each is "[PID@SEC.USEC:]arbel_EVENT #N TEXT" (the
+prefix with -msg timestamp=on), N the device's event counter:
+  arbel_cmd #N NAME op=0x... op_mod=N in_mod=0x... in_param=0x...
+     out_param=0x... token=0x... status=0xSS(NAME)   a firmware command,
+  then its details, each an event of the same N:
+  arbel_cmd_event #N e=1, arbel_cmd_out_imm #N out_imm=0x...,
+  arbel_cmd_fault #N fault=NOTE, arbel_cmd_inbox #N in[LEN]=HEX,
+  arbel_cmd_outbox #N out[LEN]=HEX;
+  arbel_xlate #N XLATE key=0x... access=N va=0x... len=0x... dir=N
+     buf=0x... index=0x... pa=0x... result=N   a translation-engine request
+  arbel_<other> #N NOTE ...                  anything else (RESET, CQE, ...)
+A command and its details make one Entry, whose raw text is the command's
+text followed by the details' (the stub's former one-line format).
 Mailbox hex is cut after its last non-zero dword; inbox()/outbox() pad it
-back to its length.  The stub appends to the file: after a device_del and
-device_add (scripts/vm/run.sh VM_HOTPLUG) the new device's events follow,
-numbered from 1 again, so the file's order is the order of events.
+back to its length.  After a device_del and device_add (scripts/vm/run.sh
+VM_HOTPLUG) the new device's events follow, numbered from 1 again, so the
+file's order is the order of events.
 """
 
 import re
 
+# the log backend's line: [PID@SEC.USEC:]arbel_EVENT TEXT
+_EVENT_RE = re.compile(r'^(?:\d+@\d+\.\d+:)?(?P<event>arbel_\w+) (?P<text>.*)$')
+# an event's text: #N NAME REST
 _LINE_RE = re.compile(r'^#(?P<seq>\d+) (?P<name>\S+)(?P<rest>.*)$')
+# the events that add to the arbel_cmd event of the same number
+DETAIL_EVENTS = ('arbel_cmd_event', 'arbel_cmd_out_imm', 'arbel_cmd_fault',
+                 'arbel_cmd_inbox', 'arbel_cmd_outbox')
 _KV_RE = re.compile(r'(\w+)(?:\[(\d+)\])?=(\S+)')
 # status=0xSS(NAME); NAME is "?" for a status the stub has no name for
 _STATUS_RE = re.compile(r'^0x([0-9a-fA-F]+)\(([^)]*)\)$')
@@ -129,21 +144,64 @@ class Entry:
         return None
 
 
+def _fields(text):
+    fields = {}
+    for k, n, v in _KV_RE.findall(text):
+        fields[k] = (int(n), v) if n else v
+    return fields
+
+
 def parse_line(line):
-    """Parse one trace line; None for a line that is not an event."""
-    m = _LINE_RE.match(line.rstrip('\n'))
+    """Parse one event's text "#N NAME ..." (with or without the log
+    backend's "[PID@SEC.USEC:]arbel_EVENT " before it); None for a line
+    that is no event."""
+    line = line.rstrip('\n')
+    m = _EVENT_RE.match(line)
+    if m:
+        line = m.group('text')
+    m = _LINE_RE.match(line)
     if not m:
         return None
-    fields = {}
-    for k, n, v in _KV_RE.findall(m.group('rest')):
-        fields[k] = (int(n), v) if n else v
-    return Entry(int(m.group('seq')), m.group('name'), fields, line.rstrip('\n'))
+    return Entry(int(m.group('seq')), m.group('name'),
+                 _fields(m.group('rest')), line)
+
+
+def parse_lines(lines):
+    """The events among @lines (a QEMU log), in order (a list of Entry):
+    only arbel_* events; a command's details are joined to it."""
+    out = []
+    for line in lines:
+        m = _EVENT_RE.match(line.rstrip('\n'))
+        if not m:
+            continue
+        e = parse_line(m.group('text'))
+        if e is None:
+            continue
+        last = out[-1] if out else None
+        if (m.group('event') in DETAIL_EVENTS and last is not None and
+                last.is_command and last.seq == e.seq):
+            # "#N e=1": the detail's name is its first field
+            detail = m.group('text').split(' ', 1)[1]
+            last.fields.update(_fields(detail))
+            last.raw += ' ' + detail
+            continue
+        out.append(e)
+    return out
 
 
 def parse(path):
-    """All events of a trace file, in order (a list of Entry)."""
+    """All events of a trace file (QEMU's -D log), in order (a list of
+    Entry)."""
     with open(path, encoding='utf-8', errors='replace') as f:
-        return [e for e in map(parse_line, f) if e is not None]
+        return parse_lines(f)
+
+
+def other_lines(path):
+    """The lines of QEMU's log that are no arbel_* event (the -d
+    categories' reports: guest_errors, unimp, ...)."""
+    with open(path, encoding='utf-8', errors='replace') as f:
+        return [line.rstrip('\n') for line in f
+                if not _EVENT_RE.match(line.rstrip('\n'))]
 
 
 def commands(entries):

@@ -15,7 +15,7 @@
 
 #include "fake_umem.h"
 #include "flow.h"
-#include "mr.h"
+#include "mtt.h"
 #include "mtt.h"
 
 struct mtt_case {
@@ -57,14 +57,14 @@ KUNIT_ARRAY_PARAM(mtt, mtt_cases, mtt_desc);
 
 /* Compare the entries in ICM with the case's, then scribble over them. */
 static void mtt_check(struct kunit *test, const struct mtt_case *k,
-		      const struct arbel_mr_hw *mr, const char *how)
+		      const struct arbel_mtt *mtt, const char *how)
 {
 	struct flow_ctx *c = test->priv;
 	__be64 *ent;
 	int i;
 
 	ent = arbel_icm_table_find(&c->adev->icm[ARBEL_ICM_MTT],
-				   mr->mtt_first, NULL, NULL);
+				   mtt->first, NULL, NULL);
 	KUNIT_ASSERT_NOT_NULL(test, ent);
 	for (i = 0; i < k->nwant; i++) {
 		KUNIT_EXPECT_EQ_MSG(test, be64_to_cpu(ent[i]), k->want[i],
@@ -77,30 +77,30 @@ static void mtt_flow_entries(struct kunit *test)
 {
 	const struct mtt_case *k = test->param_value;
 	struct flow_ctx *c = test->priv;
-	struct arbel_mr_hw mr = { .page_shift = k->shift, .mtt_n = k->nwant };
+	struct arbel_mtt mtt = { .page_shift = k->shift, .n = k->nwant };
 	struct ib_umem *umem = fake_umem(test, k->seg, k->nseg, k->va,
 					 k->length);
 	u32 cmds;
 
 	KUNIT_ASSERT_EQ(test, ib_umem_num_dma_blocks(umem, 1UL << k->shift),
 			(size_t)k->nwant);
-	KUNIT_ASSERT_EQ(test, arbel_mtt_alloc(&c->adev->mtt, mr.mtt_n,
-					      &mr.mtt_first), 0);
-	KUNIT_ASSERT_EQ(test, arbel_mtt_icm_hold(c->adev, mr.mtt_first,
-						 mr.mtt_n), 0);
+	KUNIT_ASSERT_EQ(test, arbel_mtt_alloc(&c->adev->mtt, mtt.n,
+					      &mtt.first), 0);
+	KUNIT_ASSERT_EQ(test, arbel_mtt_icm_hold(c->adev, mtt.first,
+						 mtt.n), 0);
 
 	/* CPU stores: no command at all */
 	cmds = dbg_rd(c, ARBEL_DBG_CMD_COUNT);
-	KUNIT_EXPECT_EQ(test, arbel_mtt_write_direct(c->adev, &mr, umem), 0);
+	KUNIT_EXPECT_EQ(test, arbel_mtt_write_direct(c->adev, &mtt, umem), 0);
 	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_CMD_COUNT), cmds);
-	mtt_check(test, k, &mr, "CPU stores");
+	mtt_check(test, k, &mtt, "CPU stores");
 
 	/* the firmware's WRITE_MTT: one command, the same entries */
-	KUNIT_EXPECT_EQ(test, arbel_mtt_write_cmd(c->adev, &mr, umem), 0);
+	KUNIT_EXPECT_EQ(test, arbel_mtt_write_cmd(c->adev, &mtt, umem), 0);
 	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_CMD_COUNT), cmds + 1);
-	mtt_check(test, k, &mr, "WRITE_MTT");
+	mtt_check(test, k, &mtt, "WRITE_MTT");
 
-	arbel_mtt_free(&c->adev->mtt, mr.mtt_first, mr.mtt_n);
+	arbel_mtt_free(&c->adev->mtt, mtt.first, mtt.n);
 	fake_umem_free(umem);
 }
 

@@ -388,7 +388,7 @@ int arbel_eq_init(struct arbel_dev *adev, bool polling, bool msix)
 	eq->mr.iova = eq->dma;
 	eq->mr.length = ARBEL_EQ_BYTES;
 	eq->mr.access = IB_ACCESS_LOCAL_WRITE;
-	eq->mr.page_shift = PAGE_SHIFT;
+	eq->mr.mtt.page_shift = PAGE_SHIFT;
 	err = arbel_mr_register(adev, &eq->mr, NULL);
 	if (err) {
 		dev_err(dev, "registering the EQ ring failed: %d\n", err);

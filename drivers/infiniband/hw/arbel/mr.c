@@ -63,20 +63,6 @@ void arbel_mr_cleanup_table(struct arbel_dev *adev)
 	arbel_keys_destroy(&adev->keys);
 }
 
-/**
- * arbel_mr_mtt_addr() - ICM virtual address of a region's first MTT entry
- * @adev: the HCA
- * @mr: the region
- *
- * Context: any.
- * Return: the address the MPT entry carries.
- */
-u64 arbel_mr_mtt_addr(struct arbel_dev *adev, const struct arbel_mr_hw *mr)
-{
-	return adev->layout.t[ARBEL_ICM_MTT].base +
-	       (u64)mr->mtt_first * ARBEL_MTT_ENTRY_SIZE;
-}
-
 static int arbel_mr_build_mpt(struct arbel_dev *adev,
 			      const struct arbel_mr_hw *mr,
 			      __be32 entry[ARBEL_MPT_DWORDS])
@@ -84,13 +70,13 @@ static int arbel_mr_build_mpt(struct arbel_dev *adev,
 	struct arbel_mpt mpt = {
 		.status = ARBEL_MPT_STATUS_SW,
 		.r_w = 1,
-		.pa = !mr->mtt_n,
-		.page_size = mr->page_shift - ARBEL_MPT_PAGE_SHIFT_BASE,
+		.pa = !mr->mtt.n,
+		.page_size = mr->mtt.page_shift - ARBEL_MPT_PAGE_SHIFT_BASE,
 		.mem_key = arbel_key_to_hw(mr->key),
 		.pd = mr->pdn,
 		.start = mr->iova,
 		.length = mr->length,
-		.mtt_addr = mr->mtt_n ? arbel_mr_mtt_addr(adev, mr) : 0,
+		.mtt_addr = mr->mtt.n ? arbel_mtt_addr(adev, mr->mtt.first) : 0,
 	};
 	int err;
 
@@ -103,8 +89,8 @@ static int arbel_mr_build_mpt(struct arbel_dev *adev,
 /**
  * arbel_mr_register() - make a region known to the HCA
  * @adev: the HCA
- * @mr: pdn, iova, length, access and page_shift filled in; on success key,
- *	slot and the MTT range are set
+ * @mr: pdn, iova, length, access and mtt.page_shift filled in; on success
+ *	key, slot and the MTT range are set
  * @umem: the pinned pages, or NULL for a physical region (no translation)
  *
  * The key and the MTT range are allocated first, so that the MPT entry,
@@ -125,14 +111,14 @@ int arbel_mr_register(struct arbel_dev *adev, struct arbel_mr_hw *mr,
 	__be32 entry[ARBEL_MPT_DWORDS];
 	int err;
 
-	mr->mtt_n = umem ? ib_umem_num_dma_blocks(umem, 1UL << mr->page_shift)
-			 : 0;
+	mr->mtt.n = umem ? ib_umem_num_dma_blocks(umem,
+						  1UL << mr->mtt.page_shift) : 0;
 	err = arbel_key_alloc(&adev->keys, &mr->key);
 	if (err)
 		return err;
 	mr->slot = arbel_key_slot(mr->key, adev->keys.num_mpts);
-	if (mr->mtt_n) {
-		err = arbel_mtt_alloc(&adev->mtt, mr->mtt_n, &mr->mtt_first);
+	if (mr->mtt.n) {
+		err = arbel_mtt_alloc(&adev->mtt, mr->mtt.n, &mr->mtt.first);
 		if (err)
 			goto err_key;
 	}
@@ -143,8 +129,8 @@ int arbel_mr_register(struct arbel_dev *adev, struct arbel_mr_hw *mr,
 	err = arbel_icm_table_get_range(mpt_tbl, mr->slot, mr->slot);
 	if (err)
 		goto err_mtt;
-	if (mr->mtt_n) {
-		err = arbel_mtt_write(adev, mr, umem);
+	if (mr->mtt.n) {
+		err = arbel_mtt_write(adev, &mr->mtt, umem);
 		if (err)
 			goto err_mpt_icm;
 	}
@@ -157,8 +143,8 @@ int arbel_mr_register(struct arbel_dev *adev, struct arbel_mr_hw *mr,
 err_mpt_icm:
 	arbel_icm_table_put_range(mpt_tbl, mr->slot, mr->slot);
 err_mtt:
-	if (mr->mtt_n)
-		arbel_mtt_free(&adev->mtt, mr->mtt_first, mr->mtt_n);
+	if (mr->mtt.n)
+		arbel_mtt_free(&adev->mtt, mr->mtt.first, mr->mtt.n);
 err_key:
 	arbel_key_free(&adev->keys, mr->key);
 	/* a lost command: the caller frees the pages only after the reset */
@@ -199,8 +185,8 @@ int arbel_mr_unregister(struct arbel_dev *adev, struct arbel_mr_hw *mr)
 
 	arbel_icm_table_put_range(&adev->icm[ARBEL_ICM_MPT], mr->slot,
 				  mr->slot);
-	if (mr->mtt_n)
-		arbel_mtt_free(&adev->mtt, mr->mtt_first, mr->mtt_n);
+	if (mr->mtt.n)
+		arbel_mtt_free(&adev->mtt, mr->mtt.first, mr->mtt.n);
 	arbel_key_free(&adev->keys, mr->key);
 	/* a refused UNMAP_ICM held its chunk: reset now, which frees it */
 	if (arbel_cmd_failed(&adev->cmd))

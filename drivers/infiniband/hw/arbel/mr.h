@@ -11,6 +11,7 @@
 #include <rdma/iter.h>
 
 #include <arbel/prm.h>
+#include "mtt.h"
 
 struct arbel_dev;
 
@@ -18,9 +19,8 @@ struct arbel_dev;
  * struct arbel_mr_hw - one region as the HCA knows it
  * @key: lkey and rkey
  * @slot: MPT table index
- * @mtt_first: first MTT entry (index in the MTT table)
- * @mtt_n: MTT entries used; 0 for a physical region
- * @page_shift: log2 of the MPT page size
+ * @mtt: its MTT entries (none for a physical region) and the MPT page
+ *	 size (log2)
  * @pdn: protection domain
  * @iova: first virtual address
  * @length: bytes
@@ -29,9 +29,7 @@ struct arbel_dev;
 struct arbel_mr_hw {
 	u32 key;
 	u32 slot;
-	u32 mtt_first;
-	u32 mtt_n;
-	u8 page_shift;
+	struct arbel_mtt mtt;
 	u32 pdn;
 	u64 iova;
 	u64 length;
@@ -45,6 +43,5 @@ int arbel_mr_register(struct arbel_dev *adev, struct arbel_mr_hw *mr,
 int arbel_mr_unregister(struct arbel_dev *adev, struct arbel_mr_hw *mr);
 int arbel_mr_query(struct arbel_dev *adev, const struct arbel_mr_hw *mr,
 		   __be32 entry[ARBEL_MPT_DWORDS]);
-u64 arbel_mr_mtt_addr(struct arbel_dev *adev, const struct arbel_mr_hw *mr);
 
 #endif /* _ARBEL_MR_H */

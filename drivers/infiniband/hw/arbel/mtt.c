@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * MTT entries of memory regions.
+ * MTT entries: ranges of the MTT table, filled with the bus addresses of
+ * pinned pages.  The regions that own the ranges are mr.c's; this file
+ * knows only ranges.
  *
  * An MTT entry is a big-endian 64-bit word: the page's bus address in
  * bits 63:12 and the present bit, bit 0 (Documentation/arbel-hw.rst, "MTT
@@ -34,7 +36,6 @@
 
 #include <arbel/prm.h>
 #include "arbel.h"
-#include "mr.h"
 #include "mtt.h"
 
 static bool write_mtt;
@@ -158,6 +159,22 @@ int arbel_mtt_icm_hold(struct arbel_dev *adev, u32 first, u32 n)
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_mtt_icm_hold);
 
+/**
+ * arbel_mtt_addr() - ICM virtual address of an MTT entry
+ * @adev: the HCA
+ * @first: the entry's index in the MTT table
+ *
+ * What an MPT entry carries as its mtt_addr, and where WRITE_MTT writes.
+ *
+ * Context: any.
+ * Return: the address.
+ */
+u64 arbel_mtt_addr(struct arbel_dev *adev, u32 first)
+{
+	return adev->layout.t[ARBEL_ICM_MTT].base +
+	       (u64)first * ARBEL_MTT_ENTRY_SIZE;
+}
+
 /* The MTT entry of the page at bus address @addr. */
 static __be64 arbel_mtt_entry(u64 addr)
 {
@@ -189,10 +206,10 @@ static __be64 *arbel_mtt_slot(struct arbel_icm_table *tbl, u32 idx,
  * segments the same way.
  */
 static int arbel_mtt_write_pages(struct arbel_icm_table *tbl,
-				 const struct arbel_mr_hw *mr,
+				 const struct arbel_mtt *mtt,
 				 struct ib_umem *umem)
 {
-	u32 idx = mr->mtt_first, end = mr->mtt_first + mr->mtt_n;
+	u32 idx = mtt->first, end = mtt->first + mtt->n;
 	struct scatterlist *sg;
 	__be64 *ent = NULL;
 	u32 left = 0;
@@ -217,15 +234,15 @@ static int arbel_mtt_write_pages(struct arbel_icm_table *tbl,
 
 /* Entries of pages larger than PAGE_SIZE, through the block iterator. */
 static int arbel_mtt_write_blocks(struct arbel_icm_table *tbl,
-				  const struct arbel_mr_hw *mr,
+				  const struct arbel_mtt *mtt,
 				  struct ib_umem *umem)
 {
 	struct ib_block_iter biter;
-	u32 idx = mr->mtt_first;
+	u32 idx = mtt->first;
 	__be64 *ent = NULL;
 	u32 left = 0;
 
-	rdma_umem_for_each_dma_block(umem, &biter, 1UL << mr->page_shift) {
+	rdma_umem_for_each_dma_block(umem, &biter, 1UL << mtt->page_shift) {
 		if (!left) {
 			ent = arbel_mtt_slot(tbl, idx, &left);
 			if (WARN_ON(!ent))
@@ -239,11 +256,10 @@ static int arbel_mtt_write_blocks(struct arbel_icm_table *tbl,
 }
 
 /**
- * arbel_mtt_write_direct() - write a region's MTT entries into ICM
+ * arbel_mtt_write_direct() - write a range of MTT entries into ICM
  * @adev: the HCA
- * @mr: the region: page_shift, mtt_first and mtt_n set, its chunks held
- *	(arbel_mtt_icm_hold())
- * @umem: its pinned pages
+ * @mtt: the range, its chunks held (arbel_mtt_icm_hold())
+ * @umem: the pinned pages it maps, @mtt->n blocks of its page size
  *
  * CPU stores into the held chunks, which are DMA-coherent; the write
  * barrier at the end orders them before the SW2HW_MPT command that makes
@@ -254,18 +270,18 @@ static int arbel_mtt_write_blocks(struct arbel_icm_table *tbl,
  *
  * Context: process.
  * Return: 0, or -EIO if a chunk is not held or the segments do not add
- * up to the region's entries (a bug: warned).
+ * up to the range's entries (a bug: warned).
  */
 int arbel_mtt_write_direct(struct arbel_dev *adev,
-			   const struct arbel_mr_hw *mr, struct ib_umem *umem)
+			   const struct arbel_mtt *mtt, struct ib_umem *umem)
 {
 	struct arbel_icm_table *tbl = &adev->icm[ARBEL_ICM_MTT];
 	int err;
 
-	if (mr->page_shift == PAGE_SHIFT)
-		err = arbel_mtt_write_pages(tbl, mr, umem);
+	if (mtt->page_shift == PAGE_SHIFT)
+		err = arbel_mtt_write_pages(tbl, mtt, umem);
 	else
-		err = arbel_mtt_write_blocks(tbl, mr, umem);
+		err = arbel_mtt_write_blocks(tbl, mtt, umem);
 	/* the entries reach memory before the command that points at them */
 	wmb();
 	return err;
@@ -273,10 +289,10 @@ int arbel_mtt_write_direct(struct arbel_dev *adev,
 EXPORT_SYMBOL_IF_KUNIT(arbel_mtt_write_direct);
 
 /**
- * arbel_mtt_write_cmd() - write a region's MTT entries with WRITE_MTT
+ * arbel_mtt_write_cmd() - write a range of MTT entries with WRITE_MTT
  * @adev: the HCA
- * @mr: the region: page_shift, mtt_first and mtt_n set, its chunks held
- * @umem: its pinned pages
+ * @mtt: the range, its chunks held
+ * @umem: the pinned pages it maps
  *
  * One mailbox, filled with up to %ARBEL_WRITE_MTT_MAX_ENTRIES entries a
  * command.
@@ -284,12 +300,12 @@ EXPORT_SYMBOL_IF_KUNIT(arbel_mtt_write_direct);
  * Context: process; sleeps.
  * Return: 0, -ENOMEM, or the firmware's errno.
  */
-int arbel_mtt_write_cmd(struct arbel_dev *adev, const struct arbel_mr_hw *mr,
+int arbel_mtt_write_cmd(struct arbel_dev *adev, const struct arbel_mtt *mtt,
 			struct ib_umem *umem)
 {
+	u64 va = arbel_mtt_addr(adev, mtt->first);
 	struct ib_block_iter biter;
 	struct arbel_mailbox *mbox;
-	u64 va = arbel_mr_mtt_addr(adev, mr);
 	__be64 *ent;
 	u32 n = 0;
 	int err = 0;
@@ -299,7 +315,7 @@ int arbel_mtt_write_cmd(struct arbel_dev *adev, const struct arbel_mr_hw *mr,
 		return PTR_ERR(mbox);
 	ent = (__be64 *)mbox->buf + ARBEL_WRITE_MTT_HDR_QWORDS;
 
-	rdma_umem_for_each_dma_block(umem, &biter, 1UL << mr->page_shift) {
+	rdma_umem_for_each_dma_block(umem, &biter, 1UL << mtt->page_shift) {
 		ent[n++] = arbel_mtt_entry(rdma_block_iter_dma_address(&biter));
 		if (n == ARBEL_WRITE_MTT_MAX_ENTRIES) {
 			err = arbel_fw_write_mtt(&adev->cmd, mbox, va, n);
@@ -318,10 +334,10 @@ out:
 EXPORT_SYMBOL_IF_KUNIT(arbel_mtt_write_cmd);
 
 /**
- * arbel_mtt_write() - write a region's MTT entries the configured way
+ * arbel_mtt_write() - write a range of MTT entries the configured way
  * @adev: the HCA
- * @mr: the region: page_shift, mtt_first and mtt_n (at least 1) set
- * @umem: its pinned pages
+ * @mtt: the range, at least one entry
+ * @umem: the pinned pages it maps
  *
  * Holds the chunks the entries lie in, then writes them by CPU stores
  * or, with write_mtt=1, by WRITE_MTT.
@@ -330,15 +346,15 @@ EXPORT_SYMBOL_IF_KUNIT(arbel_mtt_write_cmd);
  * Return: 0 or a negative errno (nothing to undo: held chunks stay the
  * table's).
  */
-int arbel_mtt_write(struct arbel_dev *adev, const struct arbel_mr_hw *mr,
+int arbel_mtt_write(struct arbel_dev *adev, const struct arbel_mtt *mtt,
 		    struct ib_umem *umem)
 {
 	int err;
 
-	err = arbel_mtt_icm_hold(adev, mr->mtt_first, mr->mtt_n);
+	err = arbel_mtt_icm_hold(adev, mtt->first, mtt->n);
 	if (err)
 		return err;
 	if (arbel_mtt_by_command())
-		return arbel_mtt_write_cmd(adev, mr, umem);
-	return arbel_mtt_write_direct(adev, mr, umem);
+		return arbel_mtt_write_cmd(adev, mtt, umem);
+	return arbel_mtt_write_direct(adev, mtt, umem);
 }

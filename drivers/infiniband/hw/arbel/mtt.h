@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * MTT entries: the ICM chunks of the MTT table the driver keeps mapped,
- * and the two ways of filling a region's entries (CPU stores into ICM, or
- * WRITE_MTT commands).
+ * where a range of entries lies, and the two ways of filling a range
+ * (CPU stores into ICM, or WRITE_MTT commands).  Knows nothing of the
+ * regions that use the ranges (mr.c).
  */
 #ifndef _ARBEL_MTT_H
 #define _ARBEL_MTT_H
@@ -12,7 +13,18 @@
 #include <rdma/ib_umem.h>
 
 struct arbel_dev;
-struct arbel_mr_hw;
+
+/**
+ * struct arbel_mtt - a range of MTT entries and the page size they map
+ * @first: first entry (index in the MTT table)
+ * @n: entries; 0 for none
+ * @page_shift: log2 of the page each entry maps
+ */
+struct arbel_mtt {
+	u32 first;
+	u32 n;
+	u8 page_shift;
+};
 
 /**
  * struct arbel_mtt_icm - MTT chunks held mapped by the MR layer
@@ -33,11 +45,12 @@ struct arbel_mtt_icm {
 int arbel_mtt_icm_init(struct arbel_dev *adev);
 void arbel_mtt_icm_release(struct arbel_dev *adev);
 int arbel_mtt_icm_hold(struct arbel_dev *adev, u32 first, u32 n);
-int arbel_mtt_write(struct arbel_dev *adev, const struct arbel_mr_hw *mr,
+u64 arbel_mtt_addr(struct arbel_dev *adev, u32 first);
+int arbel_mtt_write(struct arbel_dev *adev, const struct arbel_mtt *mtt,
 		    struct ib_umem *umem);
 int arbel_mtt_write_direct(struct arbel_dev *adev,
-			   const struct arbel_mr_hw *mr, struct ib_umem *umem);
-int arbel_mtt_write_cmd(struct arbel_dev *adev, const struct arbel_mr_hw *mr,
+			   const struct arbel_mtt *mtt, struct ib_umem *umem);
+int arbel_mtt_write_cmd(struct arbel_dev *adev, const struct arbel_mtt *mtt,
 			struct ib_umem *umem);
 bool arbel_mtt_by_command(void);
 

@@ -222,7 +222,7 @@ static struct ib_mr *arbel_mr_create(struct ib_pd *ibpd,
 	mr->hw.iova = iova;
 	mr->hw.length = length;
 	mr->hw.access = access;
-	mr->hw.page_shift = page_shift;
+	mr->hw.mtt.page_shift = page_shift;
 
 	err = arbel_mr_register(adev, &mr->hw, umem);
 	if (err) {
@@ -326,18 +326,19 @@ static int arbel_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 static int arbel_fill_res_mr_entry(struct sk_buff *msg, struct ib_mr *ibmr)
 {
 	struct arbel_mr *mr = to_amr(ibmr);
+	const struct arbel_mtt *mtt = &mr->hw.mtt;
 	struct nlattr *table;
 
 	table = nla_nest_start(msg, RDMA_NLDEV_ATTR_DRIVER);
 	if (!table)
 		return -EMSGSIZE;
 	if (rdma_nl_put_driver_u32(msg, "mpt_index", mr->hw.slot) ||
-	    rdma_nl_put_driver_u32(msg, "page_shift", mr->hw.page_shift) ||
-	    rdma_nl_put_driver_u32(msg, "mtt_entries", mr->hw.mtt_n) ||
-	    (mr->hw.mtt_n &&
+	    rdma_nl_put_driver_u32(msg, "page_shift", mtt->page_shift) ||
+	    rdma_nl_put_driver_u32(msg, "mtt_entries", mtt->n) ||
+	    (mtt->n &&
 	     rdma_nl_put_driver_u64_hex(msg, "mtt_addr",
-					arbel_mr_mtt_addr(to_adev(ibmr->device),
-							  &mr->hw)))) {
+					arbel_mtt_addr(to_adev(ibmr->device),
+						       mtt->first)))) {
 		nla_nest_cancel(msg, table);
 		return -EMSGSIZE;
 	}

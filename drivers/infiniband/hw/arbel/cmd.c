@@ -176,6 +176,31 @@ static int arbel_cmd_poll(struct arbel_cmd_transport *cmd, u16 opcode,
 }
 
 /*
+ * A command the firmware refused: logged here, where its status is known
+ * (an errno folds several statuses together).  The one refusal the PRM
+ * makes a normal answer -- mem-free firmware refuses ENABLE_LAM with
+ * LAM_NOT_PRE -- is only a debug message.
+ */
+static void arbel_cmd_log_status(struct arbel_cmd_transport *cmd,
+				 const struct arbel_hcr_cmd *hc, u8 status,
+				 int err)
+{
+	const char *op = arbel_opcode_name(hc->opcode);
+
+	if (hc->opcode == ARBEL_CMD_ENABLE_LAM &&
+	    status == ARBEL_STAT_LAM_NOT_PRE)
+		dev_dbg(cmd->dev, "%s: status 0x%02x (%s): no attached memory\n",
+			op, status, arbel_status_name(status));
+	else if (!arbel_status_known(status))
+		dev_err_ratelimited(cmd->dev, "%s (in_mod 0x%x) failed: unknown status 0x%02x, reported as %d\n",
+				    op, hc->in_mod, status, err);
+	else
+		dev_err_ratelimited(cmd->dev, "%s (in_mod 0x%x) failed: status 0x%02x (%s), %d\n",
+				    op, hc->in_mod, status,
+				    arbel_status_name(status), err);
+}
+
+/*
  * Run one command (@cmd_fields: parameters, modifiers, opcode) in the
  * transport's mode and wait for it.  @fatal: a
  * lost completion marks the device failed (every command but the
@@ -238,13 +263,8 @@ static int arbel_cmd_run(struct arbel_cmd_transport *cmd,
 	trace_arbel_cmd_done(cmd->dev, hc->opcode, hc->op_mod, hc->in_mod,
 			     hc->token, status, err, ns, hc->event);
 
-	if (status && !arbel_status_known(status))
-		dev_warn(cmd->dev, "%s: unknown firmware status 0x%02x, reported as %d\n",
-			 arbel_opcode_name(hc->opcode), status, err);
-	else if (status)
-		dev_dbg(cmd->dev, "%s (in_mod 0x%x) failed: status 0x%02x (%s), %d\n",
-			arbel_opcode_name(hc->opcode), hc->in_mod, status,
-			arbel_status_name(status), err);
+	if (status)
+		arbel_cmd_log_status(cmd, hc, status, err);
 	return err;
 }
 
@@ -399,28 +419,3 @@ void arbel_cmd_set_fail_work(struct arbel_cmd_transport *cmd,
 	mutex_unlock(&cmd->lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_cmd_set_fail_work);
-
-/**
- * arbel_cmd_log_failure() - say which command failed, with its status
- * @cmd: transport state
- * @opcode: the command
- * @err: its errno
- *
- * "OPCODE failed: status 0xSS (NAME), ERRNO" when the firmware answered,
- * else "OPCODE failed: ERRNO".
- *
- * Context: process.
- */
-void arbel_cmd_log_failure(struct arbel_cmd_transport *cmd, u16 opcode,
-			   int err)
-{
-	u8 status = arbel_cmd_last_status(cmd, opcode);
-
-	if (status)
-		dev_err(cmd->dev, "%s failed: status 0x%02x (%s), %d\n",
-			arbel_opcode_name(opcode), status,
-			arbel_status_name(status), err);
-	else
-		dev_err(cmd->dev, "%s failed: %d\n", arbel_opcode_name(opcode),
-			err);
-}

@@ -34,7 +34,6 @@ struct arbel_mailbox {
  * @n: commands issued
  * @failed: commands that failed (status or transport)
  * @total_ns: summed duration, for the average
- * @last_status: firmware status of the latest command (0: OK or transport)
  * @last_failed_status: firmware status of the last failure (0: transport)
  * @last_failed_errno: errno of the last failure
  */
@@ -42,7 +41,6 @@ struct arbel_cmd_stats {
 	u64 n;
 	u64 failed;
 	u64 total_ns;
-	u8 last_status;
 	u8 last_failed_status;
 	int last_failed_errno;
 };
@@ -162,9 +160,6 @@ void arbel_cmd_hca_reset(struct arbel_cmd_transport *cmd);
 bool arbel_cmd_mark_failed(struct arbel_cmd_transport *cmd);
 void arbel_cmd_set_fail_work(struct arbel_cmd_transport *cmd,
 			     struct work_struct *work);
-void arbel_cmd_log_failure(struct arbel_cmd_transport *cmd, u16 opcode,
-			   int err);
-u8 arbel_cmd_last_status(struct arbel_cmd_transport *cmd, u16 opcode);
 int arbel_cmd_box(struct arbel_cmd_transport *cmd, struct arbel_mailbox *in,
 		  struct arbel_mailbox *out, u32 in_mod, u8 op_mod, u16 opcode);
 

@@ -41,24 +41,6 @@ static struct arbel_cmd_stats *arbel_cmd_stats(struct arbel_cmd_transport *cmd,
 }
 
 /**
- * arbel_cmd_last_status() - firmware status of an opcode's latest command
- * @cmd: transport state
- * @opcode: the command
- *
- * For messages: errnos fold several statuses together.
- *
- * Context: process.
- * Return: the status byte; 0 if it succeeded, did not reach the firmware
- * (a timeout, a failed device) or the opcode is not tracked.
- */
-u8 arbel_cmd_last_status(struct arbel_cmd_transport *cmd, u16 opcode)
-{
-	struct arbel_cmd_stats *st = arbel_cmd_stats(cmd, opcode);
-
-	return st ? READ_ONCE(st->last_status) : 0;
-}
-
-/**
  * arbel_cmd_account() - count a finished command in its opcode's statistics
  * @cmd: transport state, its @ctx_lock held
  * @opcode: the command
@@ -80,7 +62,6 @@ void arbel_cmd_account(struct arbel_cmd_transport *cmd, u16 opcode,
 		return;
 	st->n++;
 	st->total_ns += ns;
-	st->last_status = status;
 	if (err) {
 		st->failed++;
 		st->last_failed_status = status;

@@ -278,17 +278,13 @@ static int arbel_eq_start(struct arbel_dev *adev, bool msix)
 	eqc.intr = msix ? ARBEL_EQ_INTR_MSIX : 0;
 
 	err = arbel_fw_sw2hw_eq(&adev->cmd, eq->eqn, &eqc);
-	if (err) {
-		arbel_cmd_log_failure(&adev->cmd, ARBEL_CMD_SW2HW_EQ, err);
+	if (err)
 		goto err_stop;
-	}
 	eq->hw = true;
 	err = arbel_fw_map_eq(&adev->cmd, eq->eqn, ARBEL_ASYNC_EVENT_MASK |
 			      ARBEL_CMD_EVENT_MASK, false);
-	if (err) {
-		arbel_cmd_log_failure(&adev->cmd, ARBEL_CMD_MAP_EQ, err);
+	if (err)
 		goto err_stop;
-	}
 	eq->mapped = true;
 	arbel_eq_arm(eq);
 

@@ -15,11 +15,6 @@
 #include <arbel/status.h>
 #include "arbel.h"
 
-static void arbel_fail(struct arbel_dev *adev, u16 opcode, int err)
-{
-	arbel_cmd_log_failure(&adev->cmd, opcode, err);
-}
-
 static const char * const arbel_table_names[ARBEL_ICM_NR_TABLES] = {
 	[ARBEL_ICM_MPT] = "MPT", [ARBEL_ICM_MTT] = "MTT",
 	[ARBEL_ICM_QPC] = "QPC", [ARBEL_ICM_EQPC] = "EQPC",
@@ -130,11 +125,17 @@ static void arbel_quiesce_failed(struct arbel_dev *adev)
 		arbel_hca_stop(adev, "a firmware command failed");
 }
 
-/* A refused or lost teardown command escalates to a reset. */
+/*
+ * A refused or lost teardown command escalates to a reset.  The transport
+ * logged the refusal with its status, or the timeout; -EIO means the
+ * device had failed before, which was logged then.
+ */
 static void arbel_teardown_failed(struct arbel_dev *adev, u16 opcode,
 				  int err)
 {
-	arbel_fail(adev, opcode, err);
+	if (err != -EIO)
+		dev_err(&adev->pdev->dev, "%s failed during teardown: %d\n",
+			arbel_opcode_name(opcode), err);
 	arbel_hca_stop(adev, arbel_opcode_name(opcode));
 }
 
@@ -144,10 +145,8 @@ static int arbel_load_fw(struct arbel_dev *adev)
 	int err;
 
 	err = arbel_fw_query_fw(&adev->cmd, &adev->fw);
-	if (err) {
-		arbel_fail(adev, ARBEL_CMD_QUERY_FW, err);
+	if (err)
 		return err;
-	}
 	if (!adev->fw.fw_pages) {
 		dev_err(dev, "QUERY_FW reports a firmware area of 0 pages\n");
 		return -EIO;
@@ -158,22 +157,16 @@ static int arbel_load_fw(struct arbel_dev *adev)
 		dev_err(dev, "ENABLE_LAM succeeded: the HCA has attached memory; only mem-free mode is supported\n");
 		return -ENODEV;
 	}
-	if (err != -EAGAIN) {
-		arbel_fail(adev, ARBEL_CMD_ENABLE_LAM, err);
+	if (err != -EAGAIN)
 		return err;
-	}
 
 	err = arbel_icm_area_map(&adev->cmd, dev, &adev->fw_area,
 				 adev->fw.fw_pages, ARBEL_CMD_MAP_FA);
-	if (err) {
-		arbel_fail(adev, ARBEL_CMD_MAP_FA, err);
+	if (err)
 		goto err_unmap;
-	}
 	err = arbel_fw_run_fw(&adev->cmd);
-	if (err) {
-		arbel_fail(adev, ARBEL_CMD_RUN_FW, err);
+	if (err)
 		goto err_unmap;
-	}
 	return 0;
 
 err_unmap:
@@ -242,9 +235,8 @@ static int arbel_tables_init(struct arbel_dev *adev)
 					   &adev->pdev->dev,
 					   &adev->layout.t[i]);
 		if (err) {
-			dev_err(&adev->pdev->dev, "mapping the %s table failed\n",
-				arbel_table_names[i]);
-			arbel_fail(adev, ARBEL_CMD_MAP_ICM, err);
+			dev_err(&adev->pdev->dev, "mapping the %s table failed: %d\n",
+				arbel_table_names[i], err);
 			arbel_tables_cleanup(adev, i + 1);
 			return err;
 		}
@@ -261,10 +253,8 @@ static int arbel_init_icm(struct arbel_dev *adev, u8 log_num_mpts,
 	int err;
 
 	err = arbel_fw_query_dev_lim(&adev->cmd, &adev->lim);
-	if (err) {
-		arbel_fail(adev, ARBEL_CMD_QUERY_DEV_LIM, err);
+	if (err)
 		return err;
-	}
 	err = arbel_check_dev_lim(adev);
 	if (err)
 		return err;
@@ -291,10 +281,8 @@ static int arbel_init_icm(struct arbel_dev *adev, u8 log_num_mpts,
 
 	err = arbel_fw_set_icm_size(&adev->cmd, adev->layout.total,
 				    &aux_pages);
-	if (err) {
-		arbel_fail(adev, ARBEL_CMD_SET_ICM_SIZE, err);
+	if (err)
 		return err;
-	}
 	/* aux ICM is the firmware's bookkeeping of the ICM: never larger */
 	if (aux_pages > adev->layout.total / ARBEL_ICM_PAGE_SIZE) {
 		dev_err(dev, "SET_ICM_SIZE asks for %llu aux pages for %llu bytes of ICM\n",
@@ -303,10 +291,8 @@ static int arbel_init_icm(struct arbel_dev *adev, u8 log_num_mpts,
 	}
 	err = arbel_icm_area_map(&adev->cmd, dev, &adev->aux, aux_pages,
 				 ARBEL_CMD_MAP_ICM_AUX);
-	if (err) {
-		arbel_fail(adev, ARBEL_CMD_MAP_ICM_AUX, err);
+	if (err)
 		goto err_unmap_aux;
-	}
 
 	err = arbel_tables_init(adev);
 	if (err)
@@ -364,16 +350,12 @@ int arbel_hca_init(struct arbel_dev *adev, u8 log_num_mpts, u8 log_num_mtts)
 		goto err_fw;
 
 	err = arbel_fw_init_hca(&adev->cmd, &adev->layout);
-	if (err) {
-		arbel_fail(adev, ARBEL_CMD_INIT_HCA, err);
+	if (err)
 		goto err_icm;
-	}
 	err = arbel_fw_query_adapter(&adev->cmd, adev->board_id,
 				     sizeof(adev->board_id));
-	if (err) {
-		arbel_fail(adev, ARBEL_CMD_QUERY_ADAPTER, err);
+	if (err)
 		goto err_close;
-	}
 
 	dev_info(dev, "firmware %u.%u.%u, board %s: %u MPTs, %u MTT entries, ICM %llu KiB laid out, %llu KiB mapped, FA %llu KiB, aux %llu KiB\n",
 		 adev->fw.major, adev->fw.minor, adev->fw.subminor,

@@ -23,7 +23,6 @@
  */
 
 #include "qemu/osdep.h"
-#include "qemu/log.h"
 #include "arbel-state.h"
 #include "arbel-hw.h"
 #include "arbel-dbgwin.h"
@@ -112,8 +111,11 @@ uint64_t arbel_catas_dbg_read(ArbelState *s, hwaddr off)
  * @s: the device
  * @off: offset in the window, 0x300 .. 0x3ff
  * @val: the value
+ *
+ * Return: false for a register this module does not write (the debug
+ * window reports it).
  */
-void arbel_catas_dbg_write(ArbelState *s, hwaddr off, uint32_t val)
+bool arbel_catas_dbg_write(ArbelState *s, hwaddr off, uint32_t val)
 {
     switch (off) {
     case ARBEL_DBG_PORT_EVENT:
@@ -128,9 +130,7 @@ void arbel_catas_dbg_write(ArbelState *s, hwaddr off, uint32_t val)
         }
         break;
     default:
-        qemu_log_mask(LOG_GUEST_ERROR,
-                      "arbel-stub: write 0x%08x to read-only or unused debug "
-                      "register 0x%03" HWADDR_PRIx "\n", val, off);
-        break;
+        return false;
     }
+    return true;
 }

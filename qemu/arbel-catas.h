@@ -14,6 +14,6 @@
 void arbel_catas_reset(ArbelState *s);
 uint32_t arbel_catas_read(ArbelState *s, unsigned int dw);
 uint64_t arbel_catas_dbg_read(ArbelState *s, hwaddr off);
-void arbel_catas_dbg_write(ArbelState *s, hwaddr off, uint32_t val);
+bool arbel_catas_dbg_write(ArbelState *s, hwaddr off, uint32_t val);
 
 #endif

@@ -151,89 +151,59 @@ static ArbelCtxKind arbel_ctx_kind_of(ArbelCmd *cmd)
 }
 
 /**
- * arbel_cmd_ctx_sw2hw - SW2HW_CQ, SW2HW_SRQ: the inbox becomes the
- *                       context of object in_mod, which the hardware owns
+ * arbel_cmd_ctx - SW2HW, HW2SW and QUERY of a CQ or an SRQ
  * @s: the device
- * @cmd: the command (op_mod 0, inbox: the context)
+ * @cmd: the command (op_mod 0; SW2HW's inbox: the context)
+ *
+ * SW2HW: the inbox becomes the context of object in_mod, which the
+ * hardware then owns.  HW2SW: the context of hardware-owned object in_mod
+ * to the outbox, the hardware owns it no more.  QUERY: the context of
+ * hardware-owned object in_mod to the outbox.
  *
  * Return: a command status.
  */
-uint8_t arbel_cmd_ctx_sw2hw(ArbelState *s, ArbelCmd *cmd)
+uint8_t arbel_cmd_ctx(ArbelState *s, ArbelCmd *cmd)
 {
     ArbelCtxKind kind = arbel_ctx_kind_of(cmd);
     const ArbelCtxDesc *k = &arbel_ctx_kinds[kind];
+    GHashTable *hw = s->ctxs.hw[kind];
+    bool sw2hw = cmd->opcode == k->sw2hw;
+    g_autofree uint8_t *ctx = NULL;
     uint64_t va;
     uint8_t st;
 
     if (cmd->op_mod) {
         return ARBEL_ST_BAD_OP;
     }
-    st = arbel_ctx_find(s, kind, cmd->in_mod, false, &va);
-    if (!st) {
-        st = arbel_inbox_read(s, cmd, k->size);
-    }
+    st = arbel_ctx_find(s, kind, cmd->in_mod, !sw2hw, &va);
     if (st) {
         return st;
     }
-    if (k->num_at && ldl_be_p(cmd->inbox + k->num_at) != cmd->in_mod) {
-        arbel_unconfirmed(s, "SW2HW_%s %u: context number 0x%x", k->name,
-                          cmd->in_mod, ldl_be_p(cmd->inbox + k->num_at));
+    if (sw2hw) {
+        st = arbel_inbox_read(s, cmd, k->size);
+        if (st) {
+            return st;
+        }
+        if (k->num_at && ldl_be_p(cmd->inbox + k->num_at) != cmd->in_mod) {
+            arbel_unconfirmed(s, "SW2HW_%s %u: context number 0x%x",
+                              k->name, cmd->in_mod,
+                              ldl_be_p(cmd->inbox + k->num_at));
+        }
+        st = arbel_icm_write(s, va, cmd->inbox, k->size);
+    } else {
+        ctx = g_malloc(k->size);
+        st = arbel_icm_read(s, va, ctx, k->size);
+        if (!st) {
+            st = arbel_outbox_write(s, cmd, ctx, k->size);
+        }
     }
-    st = arbel_icm_write(s, va, cmd->inbox, k->size);
-    if (!st) {
-        g_hash_table_add(s->ctxs.hw[kind], GUINT_TO_POINTER(cmd->in_mod));
+    if (st || cmd->opcode == k->query) {
+        return st;
     }
-    return st;
-}
-
-/* the context of hardware-owned object in_mod to the outbox */
-static uint8_t arbel_ctx_to_outbox(ArbelState *s, ArbelCmd *cmd,
-                                   bool release)
-{
-    ArbelCtxKind kind = arbel_ctx_kind_of(cmd);
-    uint32_t size = arbel_ctx_kinds[kind].size;
-    g_autofree uint8_t *ctx = g_malloc(size);
-    uint64_t va;
-    uint8_t st;
-
-    if (cmd->op_mod) {
-        return ARBEL_ST_BAD_OP;
+    if (sw2hw) {
+        g_hash_table_add(hw, GUINT_TO_POINTER(cmd->in_mod));
+    } else {
+        g_hash_table_remove(hw, GUINT_TO_POINTER(cmd->in_mod));
     }
-    st = arbel_ctx_find(s, kind, cmd->in_mod, true, &va);
-    if (!st) {
-        st = arbel_icm_read(s, va, ctx, size);
-    }
-    if (!st) {
-        st = arbel_outbox_write(s, cmd, ctx, size);
-    }
-    if (!st && release) {
-        g_hash_table_remove(s->ctxs.hw[kind], GUINT_TO_POINTER(cmd->in_mod));
-    }
-    return st;
-}
-
-/**
- * arbel_cmd_ctx_hw2sw - HW2SW_CQ, HW2SW_SRQ: take object in_mod back from
- *                       the hardware, its context to the outbox
- * @s: the device
- * @cmd: the command (op_mod 0)
- *
- * Return: a command status.
- */
-uint8_t arbel_cmd_ctx_hw2sw(ArbelState *s, ArbelCmd *cmd)
-{
-    return arbel_ctx_to_outbox(s, cmd, true);
-}
-
-/**
- * arbel_cmd_ctx_query - QUERY_CQ, QUERY_SRQ: the context of
- *                       hardware-owned object in_mod to the outbox
- * @s: the device
- * @cmd: the command (op_mod 0)
- *
- * Return: a command status.
- */
-uint8_t arbel_cmd_ctx_query(ArbelState *s, ArbelCmd *cmd)
-{
-    return arbel_ctx_to_outbox(s, cmd, false);
+    return ARBEL_ST_OK;
 }

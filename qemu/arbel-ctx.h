@@ -17,8 +17,6 @@ uint8_t arbel_ctx_find(ArbelState *s, ArbelCtxKind kind, uint32_t num,
                        int want_hw, uint64_t *va);
 bool arbel_ctx_read_hw(ArbelState *s, ArbelCtxKind kind, uint32_t num,
                        uint8_t *ctx, uint64_t *va, const char *what);
-uint8_t arbel_cmd_ctx_sw2hw(ArbelState *s, ArbelCmd *cmd);
-uint8_t arbel_cmd_ctx_hw2sw(ArbelState *s, ArbelCmd *cmd);
-uint8_t arbel_cmd_ctx_query(ArbelState *s, ArbelCmd *cmd);
+uint8_t arbel_cmd_ctx(ArbelState *s, ArbelCmd *cmd);
 
 #endif

@@ -204,6 +204,14 @@ uint64_t arbel_dbg_read(ArbelState *s, hwaddr off)
     }
 }
 
+/* a write to a read-only or unused register: a guest error */
+static void arbel_dbg_write_refused(hwaddr off, uint32_t val)
+{
+    qemu_log_mask(LOG_GUEST_ERROR,
+                  "arbel-stub: write 0x%08x to read-only or unused debug "
+                  "register 0x%03" HWADDR_PRIx "\n", val, off);
+}
+
 /**
  * arbel_dbg_write - write a debug window register
  * @s: the device
@@ -218,7 +226,9 @@ void arbel_dbg_write(ArbelState *s, hwaddr off, uint32_t val)
         return;
     }
     if (off >= ARBEL_DBG_CATAS_FIRST && off <= ARBEL_DBG_CATAS_LAST) {
-        arbel_catas_dbg_write(s, off, val);
+        if (!arbel_catas_dbg_write(s, off, val)) {
+            arbel_dbg_write_refused(off, val);
+        }
         return;
     }
     switch (off) {
@@ -261,9 +271,7 @@ void arbel_dbg_write(ArbelState *s, hwaddr off, uint32_t val)
         }
         break;
     default:
-        qemu_log_mask(LOG_GUEST_ERROR,
-                      "arbel-stub: write 0x%08x to read-only or unused debug "
-                      "register 0x%03" HWADDR_PRIx "\n", val, off);
+        arbel_dbg_write_refused(off, val);
         break;
     }
 }

@@ -282,8 +282,12 @@ static uint64_t arbel_tbl_size(uint64_t entry, unsigned int log)
 /* Read every table's base and size from the inbox. */
 static void arbel_hca_tables(const uint8_t *in, ArbelTable *t)
 {
-    unsigned int log_qp = in[0x37] & 0x1f, log_eec = in[0x47] & 0x1f;
-    unsigned int log_uar = in[0x12a], log_uarc = in[0x129];
+    unsigned int log_qp = in[ARBEL_INIT_HCA_LOG_QP] & ARBEL_INIT_HCA_LOG_MASK;
+    unsigned int log_eec = in[ARBEL_INIT_HCA_LOG_EEC] &
+                           ARBEL_INIT_HCA_LOG_MASK;
+    unsigned int log_uar = in[ARBEL_INIT_HCA_LOG_UAR];
+    unsigned int log_uarc = in[ARBEL_INIT_HCA_LOG_UARC];
+    unsigned int log_mc_entry = lduw_be_p(in + ARBEL_INIT_HCA_MC_ENTRY);
     uint64_t uarc_entry;
     int i;
 
@@ -292,7 +296,7 @@ static void arbel_hca_tables(const uint8_t *in, ArbelTable *t)
         t[i].size = 0;
         t[i].log_num = 0;
         if (arbel_tbl_base_low[i]) {
-            t[i].log_num = t[i].base & 0x1f;
+            t[i].log_num = t[i].base & ARBEL_INIT_HCA_LOG_MASK;
             t[i].base &= ~(uint64_t)arbel_tbl_base_low[i];
         }
     }
@@ -310,10 +314,12 @@ static void arbel_hca_tables(const uint8_t *in, ArbelTable *t)
     t[ARBEL_TBL_EQC].size = arbel_tbl_size(ARBEL_EQC_ENTRY_SIZE,
                                            t[ARBEL_TBL_EQC].log_num);
     /* RDB: entries per QP are not in the inbox, so its size is unknown */
-    t[ARBEL_TBL_MC].log_num = in[0xdb] & 0x1f;
-    t[ARBEL_TBL_MC].size = lduw_be_p(in + 0xd2) >= 32 ? ARBEL_TBL_NO_SIZE :
-        arbel_tbl_size(1ULL << lduw_be_p(in + 0xd2), t[ARBEL_TBL_MC].log_num);
-    t[ARBEL_TBL_MPT].log_num = in[0xfb] & 0x3f;
+    t[ARBEL_TBL_MC].log_num = in[ARBEL_INIT_HCA_LOG_MC] &
+                              ARBEL_INIT_HCA_LOG_MASK;
+    t[ARBEL_TBL_MC].size = log_mc_entry >= 32 ? ARBEL_TBL_NO_SIZE :
+        arbel_tbl_size(1ULL << log_mc_entry, t[ARBEL_TBL_MC].log_num);
+    t[ARBEL_TBL_MPT].log_num = in[ARBEL_INIT_HCA_LOG_MPT] &
+                               ARBEL_INIT_HCA_LOG_MPT_MASK;
     t[ARBEL_TBL_MPT].size = arbel_tbl_size(ARBEL_MPT_ENTRY_SIZE,
                                            t[ARBEL_TBL_MPT].log_num);
     /* MTT: its size is where the next table starts (below) */
@@ -396,7 +402,7 @@ uint8_t arbel_cmd_init_hca(ArbelState *s, ArbelCmd *cmd)
         /* SET_ICM_SIZE / MAP_ICM_AUX missing */
         return ARBEL_ST_BAD_SYS_STATE;
     }
-    st = arbel_inbox_read(s, cmd, 0x200);
+    st = arbel_inbox_read(s, cmd, ARBEL_INIT_HCA_IN_SIZE);
     if (st) {
         return st;
     }

@@ -205,6 +205,18 @@ typedef struct ArbelState ArbelState;
 #define ARBEL_VPM_LOG_SIZE_MASK 0x3fu
 #define ARBEL_VPM_RSVD          0xfc0u  /* bits 11:6 */
 
+/* INIT_HCA inbox: the fields besides the table bases (arbel-fw.c) */
+#define ARBEL_INIT_HCA_IN_SIZE  0x200
+#define ARBEL_INIT_HCA_LOG_QP   0x37    /* log2 QPs, bits 4:0 */
+#define ARBEL_INIT_HCA_LOG_EEC  0x47    /* log2 EECs, bits 4:0 */
+#define ARBEL_INIT_HCA_MC_ENTRY 0xd2    /* be16: log2 MCG entry size */
+#define ARBEL_INIT_HCA_LOG_MC   0xdb    /* log2 MCG entries, bits 4:0 */
+#define ARBEL_INIT_HCA_LOG_MPT  0xfb    /* log2 MPT entries, bits 5:0 */
+#define ARBEL_INIT_HCA_LOG_UARC 0x129   /* log2 UAR context pages */
+#define ARBEL_INIT_HCA_LOG_UAR  0x12a   /* log2 UARs */
+#define ARBEL_INIT_HCA_LOG_MASK 0x1fu
+#define ARBEL_INIT_HCA_LOG_MPT_MASK 0x3fu
+
 /* HCR dword 6 */
 #define ARBEL_HCR_IN_PARAM_H    0       /* HCR dwords */
 #define ARBEL_HCR_IN_PARAM_L    1

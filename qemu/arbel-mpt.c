@@ -119,9 +119,22 @@ static bool arbel_mpt_entry_ok(ArbelState *s, uint32_t index, const uint32_t *d)
     return true;
 }
 
+/* the first @len bytes of the entry into ICM; then @hw owns the slot */
+static uint8_t arbel_mpt_store(ArbelState *s, uint32_t index,
+                               const uint8_t *img, uint32_t len, bool hw)
+{
+    uint8_t st = arbel_icm_write(s, arbel_mpt_addr(s, index), img, len);
+
+    if (!st) {
+        arbel_mpt_set_hw(s, index, hw);
+    }
+    return st;
+}
+
 uint8_t arbel_cmd_sw2hw_mpt(ArbelState *s, ArbelCmd *cmd)
 {
     uint32_t index = cmd->in_mod;
+    uint8_t img[ARBEL_MPT_ENTRY_SIZE];
     uint32_t d[ARBEL_MPT_DWORDS];
     uint8_t cur[4];
     uint8_t st;
@@ -158,19 +171,10 @@ uint8_t arbel_cmd_sw2hw_mpt(ArbelState *s, ArbelCmd *cmd)
         d[ARBEL_MPT_DW_FLAGS] |= ARBEL_MPT_STATUS_FREE <<
                                  ARBEL_MPT_D0_STATUS_SHIFT;
     }
-    {
-        uint8_t img[ARBEL_MPT_ENTRY_SIZE];
-
-        for (i = 0; i < ARBEL_MPT_DWORDS; i++) {
-            stl_be_p(img + 4 * i, d[i]);
-        }
-        st = arbel_icm_write(s, arbel_mpt_addr(s, index), img, sizeof(img));
-        if (st) {
-            return st;
-        }
+    for (i = 0; i < ARBEL_MPT_DWORDS; i++) {
+        stl_be_p(img + 4 * i, d[i]);
     }
-    arbel_mpt_set_hw(s, index, true);
-    return ARBEL_ST_OK;
+    return arbel_mpt_store(s, index, img, sizeof(img), true);
 }
 
 uint8_t arbel_cmd_hw2sw_mpt(ArbelState *s, ArbelCmd *cmd)
@@ -203,12 +207,7 @@ uint8_t arbel_cmd_hw2sw_mpt(ArbelState *s, ArbelCmd *cmd)
     d0 = (d0 & ~(ARBEL_MPT_STATUS_MASK << ARBEL_MPT_D0_STATUS_SHIFT)) |
          ((uint32_t)ARBEL_MPT_STATUS_SW << ARBEL_MPT_D0_STATUS_SHIFT);
     stl_be_p(img, d0);
-    st = arbel_icm_write(s, arbel_mpt_addr(s, index), img, 4);
-    if (st) {
-        return st;
-    }
-    arbel_mpt_set_hw(s, index, false);
-    return ARBEL_ST_OK;
+    return arbel_mpt_store(s, index, img, 4, false);
 }
 
 uint8_t arbel_cmd_query_mpt(ArbelState *s, ArbelCmd *cmd)

@@ -46,15 +46,24 @@ static void arbel_fw_full_reset(ArbelState *s)
 /* BAR0                                                                 */
 /* ------------------------------------------------------------------ */
 
+/* BAR0 takes aligned 32-bit accesses only; others are guest errors */
+static bool arbel_bar0_access_ok(hwaddr addr, unsigned size, const char *what)
+{
+    if (size != 4 || (addr & 3)) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "arbel-stub: BAR0 %s of size %u at 0x%" HWADDR_PRIx
+                      " ignored (only aligned 32-bit accesses)\n",
+                      what, size, addr);
+        return false;
+    }
+    return true;
+}
+
 static uint64_t arbel_bar0_read(void *opaque, hwaddr addr, unsigned size)
 {
     ArbelState *s = opaque;
 
-    if (size != 4 || (addr & 3)) {
-        qemu_log_mask(LOG_GUEST_ERROR,
-                      "arbel-stub: BAR0 read of size %u at 0x%" HWADDR_PRIx
-                      " ignored (only aligned 32-bit accesses)\n",
-                      size, addr);
+    if (!arbel_bar0_access_ok(addr, size, "read")) {
         return 0;
     }
     if (addr >= ARBEL_HCR_BASE && addr < ARBEL_HCR_BASE + ARBEL_HCR_SIZE) {
@@ -79,11 +88,7 @@ static void arbel_bar0_write(void *opaque, hwaddr addr, uint64_t val,
 {
     ArbelState *s = opaque;
 
-    if (size != 4 || (addr & 3)) {
-        qemu_log_mask(LOG_GUEST_ERROR,
-                      "arbel-stub: BAR0 write of size %u at 0x%" HWADDR_PRIx
-                      " ignored (only aligned 32-bit accesses)\n",
-                      size, addr);
+    if (!arbel_bar0_access_ok(addr, size, "write")) {
         return;
     }
     if (addr >= ARBEL_HCR_BASE && addr < ARBEL_HCR_BASE + ARBEL_HCR_SIZE) {

@@ -70,7 +70,7 @@ static void unmap_then_reset(struct kunit *test, struct icm_case *k, u32 icm)
 	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_ICM_PAGES), icm);
 	arbel_icm_table_hca_reset(&k->t);
 	KUNIT_EXPECT_EQ(test, k->t.mem[k->t.nchunks - 1].n, 0);
-	KUNIT_EXPECT_EQ(test, arbel_icm_table_held(&k->t), 0);
+	KUNIT_EXPECT_EQ(test, k->t.held, 0);
 }
 
 /* A refused UNMAP_ICM: the chunk is held, the device marked failed. */
@@ -99,7 +99,7 @@ static void icm_flow_refused_unmap(struct kunit *test)
 			icm + T_CHUNK_PAGES);
 	KUNIT_EXPECT_NE(test, k.t.mem[k.t.nchunks - 1].n, 0);
 	KUNIT_EXPECT_EQ(test, k.t.refcount[k.t.nchunks - 1], 0);
-	KUNIT_EXPECT_EQ(test, arbel_icm_table_held(&k.t), 1);
+	KUNIT_EXPECT_EQ(test, k.t.held, 1);
 	/* escalated: no command is posted any more */
 	KUNIT_EXPECT_TRUE(test, arbel_cmd_failed(c->cmd));
 	/* a held chunk is not handed out again */
@@ -117,7 +117,7 @@ static void icm_flow_refused_unmap(struct kunit *test)
 	dbg_wr(c, ARBEL_DBG_FI_FAIL_OPCODE, OP_UNMAP_ICM);
 	arbel_icm_table_put_range(&k.t, k.last, k.last);
 	KUNIT_EXPECT_EQ(test, k.t.mem[k.t.nchunks - 1].n, 0);
-	KUNIT_EXPECT_EQ(test, arbel_icm_table_held(&k.t), 0);
+	KUNIT_EXPECT_EQ(test, k.t.held, 0);
 	arbel_flow_unfail(test, c->cmd->timeout_ms);
 	if (dbg_rd(c, ARBEL_DBG_ICM_PAGES) != icm)
 		err = arbel_fw_unmap_icm(c->cmd, k.va, T_CHUNK_PAGES);
@@ -142,7 +142,7 @@ static void icm_flow_map_timeout(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, arbel_cmd_failed(c->cmd));
 	KUNIT_EXPECT_NE(test, k.t.mem[k.t.nchunks - 1].n, 0);
 	KUNIT_EXPECT_EQ(test, k.t.refcount[k.t.nchunks - 1], 0);
-	KUNIT_EXPECT_EQ(test, arbel_icm_table_held(&k.t), 1);
+	KUNIT_EXPECT_EQ(test, k.t.held, 1);
 
 	/*
 	 * The held MAP_ICM completes late, reading a mailbox the driver has
@@ -170,7 +170,7 @@ static void icm_flow_map_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, arbel_icm_table_get_range(&k.t, k.last, k.last),
 			-EBUSY);
 	KUNIT_EXPECT_EQ(test, k.t.mem[k.t.nchunks - 1].n, 0);
-	KUNIT_EXPECT_EQ(test, arbel_icm_table_held(&k.t), 0);
+	KUNIT_EXPECT_EQ(test, k.t.held, 0);
 	KUNIT_EXPECT_FALSE(test, arbel_cmd_failed(c->cmd));
 	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_ICM_PAGES), icm);
 	mutex_destroy(&k.t.lock);

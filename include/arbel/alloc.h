@@ -54,7 +54,6 @@ int arbel_mtt_pool_init(struct arbel_mtt_pool *mtt, u32 num_entries,
 void arbel_mtt_pool_destroy(struct arbel_mtt_pool *mtt);
 int arbel_mtt_alloc(struct arbel_mtt_pool *mtt, u32 n, u32 *first);
 void arbel_mtt_free(struct arbel_mtt_pool *mtt, u32 first, u32 n);
-size_t arbel_mtt_avail(struct arbel_mtt_pool *mtt);
 
 int arbel_pd_range(u8 log_max_pds, u32 num_rsvd_pds, u32 *first, u32 *end);
 

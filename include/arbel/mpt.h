@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * MPT (memory protection table) entries: a native description, its 64-byte
- * big-endian image, keys and access flags.  Pure code: no ib_core calls,
+ * MPT (memory protection table) entries of memory regions: a native
+ * description, its 64-byte big-endian image, keys and access flags.  Pure code: no ib_core calls,
  * no PCI, no allocation, so the whole layer runs under UML KUnit.
  */
 #ifndef _ARBEL_MPT_H
@@ -12,39 +12,35 @@
 #include <arbel/prm.h>
 
 /**
- * struct arbel_mpt - every field of an MPT entry, in host form
+ * struct arbel_mpt - the fields of a memory region's MPT entry, in host form
  * @status: ownership nibble (%ARBEL_MPT_STATUS_SW, _HW or _FREE)
- * @r_w: 1 for a memory region, 0 for a memory window
- * @pa: physical region: no address translation (regions only)
+ * @pa: physical region: no address translation
  * @lr: local read enabled
  * @lw: local write enabled
  * @rr: remote read enabled
  * @rw: remote write enabled
  * @a: remote atomic enabled
- * @eb: window binding enabled (regions only)
+ * @eb: window binding enabled
  * @page_size: log2(page size / 4 KiB), below %ARBEL_MPT_PAGE_SIZE_LIMIT
- * @type: window type: 0 = type 1, 1 = type 2 (windows only)
- * @qpn: QP a type-2 window is bound to (windows only), 24 bits
  * @mem_key: the key in hardware-index form (see arbel_key_to_hw())
  * @pd: protection domain, 24 bits
  * @ei: local/remote invalidation allowed
- * @zb: zero-based region or window
- * @fre: fast-register operations allowed (regions only)
- * @rae: remote access may be granted by fast-register (regions only)
+ * @zb: zero-based region
+ * @fre: fast-register operations allowed
+ * @rae: remote access may be granted by fast-register
  * @start: first virtual address (IOVA)
  * @length: length in bytes
- * @lkey: 0 on SW2HW_MPT; the bound region's key for a window
- * @win_cnt: windows bound to a region (reported by the firmware)
  * @mtt_addr: ICM virtual address of the first MTT entry (38 bits, 8-aligned)
  * @mtt_sz: number of MTT entries allocated (0: no limit)
  *
- * The single-bit members hold 0 or 1; anything else is refused by
+ * The driver builds regions only: the encoder sets r_w (region) and
+ * leaves the memory-window fields (type, qpn, lkey, win_cnt) zero.  The
+ * single-bit members hold 0 or 1; anything else is refused by
  * arbel_mpt_validate().  Where each field sits in the 64-byte image is
  * written once, in the ARBEL_MPT_* definitions of prm.h.
  */
 struct arbel_mpt {
 	u8 status;
-	u8 r_w;
 	u8 pa;
 	u8 lr;
 	u8 lw;
@@ -53,18 +49,14 @@ struct arbel_mpt {
 	u8 a;
 	u8 eb;
 	u8 page_size;
-	u8 type;
 	u8 ei;
 	u8 zb;
 	u8 fre;
 	u8 rae;
-	u32 qpn;
 	u32 mem_key;
 	u32 pd;
 	u64 start;
 	u64 length;
-	u32 lkey;
-	u32 win_cnt;
 	u64 mtt_addr;
 	u32 mtt_sz;
 };
@@ -72,10 +64,7 @@ struct arbel_mpt {
 int arbel_mpt_validate(const struct arbel_mpt *mpt);
 int arbel_mpt_encode(const struct arbel_mpt *mpt,
 		     __be32 entry[ARBEL_MPT_DWORDS]);
-void arbel_mpt_decode(const __be32 entry[ARBEL_MPT_DWORDS],
-		      struct arbel_mpt *mpt);
 int arbel_mpt_set_access(struct arbel_mpt *mpt, int ib_access);
-int arbel_mpt_get_access(const struct arbel_mpt *mpt);
 
 /**
  * arbel_key_to_hw() - turn an lkey/rkey into the MPT's hardware-index form

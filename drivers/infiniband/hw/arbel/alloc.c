@@ -225,18 +225,6 @@ void arbel_mtt_free(struct arbel_mtt_pool *mtt, u32 first, u32 n)
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_mtt_free);
 
-/**
- * arbel_mtt_avail() - free MTT entries
- * @mtt: the allocator
- *
- * Context: any.
- * Return: the number of entries not handed out.
- */
-size_t arbel_mtt_avail(struct arbel_mtt_pool *mtt)
-{
-	return gen_pool_avail(mtt->pool);
-}
-EXPORT_SYMBOL_IF_KUNIT(arbel_mtt_avail);
 
 /**
  * arbel_pd_range() - the PD numbers a driver may hand out

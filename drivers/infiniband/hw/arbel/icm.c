@@ -403,7 +403,7 @@ int arbel_icm_table_init(struct arbel_icm_table *table,
  *	   not taken)
  *
  * Their chunks are unmapped; one whose UNMAP_ICM fails is held and the
- * device marked failed (see arbel_icm_table_held()).
+ * device marked failed (see @held).
  *
  * Context: process.
  */
@@ -420,7 +420,7 @@ void arbel_icm_table_release(struct arbel_icm_table *table)
  * @table: the table; every other reference must have been released.  Not
  *	   set up (arbel_icm_table_init() ran out of memory): nothing happens
  *
- * A chunk the HCA may still own (held, see arbel_icm_table_held()) is
+ * A chunk the HCA may still own (counted in @table->held) is
  * freed only if the HCA has been reset since (arbel_icm_table_hca_reset());
  * otherwise it is left allocated, with a warning: a leak, never memory
  * handed back to the kernel while the HCA may write it.  So the caller
@@ -475,24 +475,6 @@ void arbel_icm_table_hca_reset(struct arbel_icm_table *table)
 	mutex_unlock(&table->lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_icm_table_hca_reset);
-
-/**
- * arbel_icm_table_held() - chunks kept because the HCA may still own them
- * @table: the table
- *
- * Context: process.
- * Return: the count (0 once the HCA has been reset).
- */
-u32 arbel_icm_table_held(struct arbel_icm_table *table)
-{
-	u32 held;
-
-	mutex_lock(&table->lock);
-	held = table->held;
-	mutex_unlock(&table->lock);
-	return held;
-}
-EXPORT_SYMBOL_IF_KUNIT(arbel_icm_table_held);
 
 /**
  * arbel_icm_table_mapped_pages() - 4 KiB pages of the table now mapped

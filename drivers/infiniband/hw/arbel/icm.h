@@ -86,7 +86,6 @@ int arbel_icm_table_get_range(struct arbel_icm_table *table, u32 first,
 void arbel_icm_table_put_range(struct arbel_icm_table *table, u32 first,
 			       u32 last);
 u64 arbel_icm_table_mapped_pages(struct arbel_icm_table *table);
-u32 arbel_icm_table_held(struct arbel_icm_table *table);
 void arbel_icm_table_hca_reset(struct arbel_icm_table *table);
 void *arbel_icm_table_find(struct arbel_icm_table *table, u32 obj,
 			   dma_addr_t *dma, size_t *run);

@@ -15,9 +15,8 @@
 
 static bool arbel_mpt_flags_valid(const struct arbel_mpt *mpt)
 {
-	return (mpt->r_w | mpt->pa | mpt->lr | mpt->lw | mpt->rr | mpt->rw |
-		mpt->a | mpt->eb | mpt->type | mpt->ei | mpt->zb | mpt->fre |
-		mpt->rae) <= 1;
+	return (mpt->pa | mpt->lr | mpt->lw | mpt->rr | mpt->rw | mpt->a |
+		mpt->eb | mpt->ei | mpt->zb | mpt->fre | mpt->rae) <= 1;
 }
 
 /* 64-bit fields: two dwords, the high half first (see prm.h). */
@@ -27,21 +26,13 @@ static void arbel_mpt_put64(u32 dw[ARBEL_MPT_DWORDS], int i, u64 val)
 	dw[i + 1] = lower_32_bits(val);
 }
 
-static u64 arbel_mpt_get64(const u32 dw[ARBEL_MPT_DWORDS], int i)
-{
-	return (u64)dw[i] << 32 | dw[i + 1];
-}
-
 /**
  * arbel_mpt_validate() - check that an entry can be encoded as the PRM asks
  * @mpt: the entry
  *
- * Refuses values that do not fit their field (status above 0xf, a flag
- * other than 0/1, page_size of 20 or more, pd or qpn of 2^24 or more, an
- * MTT address that is not 8-byte aligned or needs more than 38 bits),
- * window-only fields on a region (type, qpn), region-only fields on a
- * window (pa, eb, fre, rae, win_cnt) and a type-2 window without
- * invalidation enabled.
+ * Refuses values that do not fit their field: status above 0xf, a flag
+ * other than 0/1, page_size of 20 or more, pd of 2^24 or more, an MTT
+ * address that is not 8-byte aligned or needs more than 38 bits.
  *
  * Context: any.
  * Return: 0 or -EINVAL.
@@ -51,29 +42,17 @@ int arbel_mpt_validate(const struct arbel_mpt *mpt)
 	if (mpt->status > FIELD_MAX(ARBEL_MPT_STATUS) ||
 	    !arbel_mpt_flags_valid(mpt) ||
 	    mpt->page_size >= ARBEL_MPT_PAGE_SIZE_LIMIT ||
-	    mpt->pd >= ARBEL_PD_LIMIT || mpt->qpn >= ARBEL_QPN_LIMIT)
+	    mpt->pd >= ARBEL_PD_LIMIT || mpt->mtt_addr & ~ARBEL_MPT_MTT_ADDR)
 		return -EINVAL;
-
-	if (mpt->mtt_addr & ~ARBEL_MPT_MTT_ADDR)
-		return -EINVAL;
-
-	if (mpt->r_w) {
-		if (mpt->type || mpt->qpn)
-			return -EINVAL;
-	} else {
-		if (mpt->pa || mpt->eb || mpt->fre || mpt->rae || mpt->win_cnt)
-			return -EINVAL;
-		if (mpt->type && !mpt->ei)
-			return -EINVAL;
-	}
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_mpt_validate);
 
 /**
- * arbel_mpt_encode() - build the 64-byte image of an MPT entry
+ * arbel_mpt_encode() - build the 64-byte image of a region's MPT entry
  * @mpt: the entry
- * @entry: the 16 big-endian dwords to fill; reserved bits are written as 0
+ * @entry: the 16 big-endian dwords to fill: r_w set (a region), the
+ *	   window fields and reserved bits 0
  *
  * Context: any.
  * Return: 0, or -EINVAL if arbel_mpt_validate() refuses @mpt (then @entry
@@ -90,7 +69,7 @@ int arbel_mpt_encode(const struct arbel_mpt *mpt,
 		return err;
 
 	dw[ARBEL_MPT_DW_FLAGS] =
-		FIELD_PREP(ARBEL_MPT_R_W, mpt->r_w) |
+		ARBEL_MPT_R_W |
 		FIELD_PREP(ARBEL_MPT_PA, mpt->pa) |
 		FIELD_PREP(ARBEL_MPT_LR, mpt->lr) |
 		FIELD_PREP(ARBEL_MPT_LW, mpt->lw) |
@@ -99,10 +78,7 @@ int arbel_mpt_encode(const struct arbel_mpt *mpt,
 		FIELD_PREP(ARBEL_MPT_A, mpt->a) |
 		FIELD_PREP(ARBEL_MPT_EB, mpt->eb) |
 		FIELD_PREP(ARBEL_MPT_STATUS, mpt->status);
-	dw[ARBEL_MPT_DW_PAGE] =
-		FIELD_PREP(ARBEL_MPT_PAGE_SIZE, mpt->page_size) |
-		FIELD_PREP(ARBEL_MPT_TYPE, mpt->type) |
-		FIELD_PREP(ARBEL_MPT_QPN, mpt->qpn);
+	dw[ARBEL_MPT_DW_PAGE] = FIELD_PREP(ARBEL_MPT_PAGE_SIZE, mpt->page_size);
 	dw[ARBEL_MPT_DW_KEY] = mpt->mem_key;
 	dw[ARBEL_MPT_DW_PD] =
 		FIELD_PREP(ARBEL_MPT_PD, mpt->pd) |
@@ -112,8 +88,6 @@ int arbel_mpt_encode(const struct arbel_mpt *mpt,
 		FIELD_PREP(ARBEL_MPT_RAE, mpt->rae);
 	arbel_mpt_put64(dw, ARBEL_MPT_DW_START, mpt->start);
 	arbel_mpt_put64(dw, ARBEL_MPT_DW_LENGTH, mpt->length);
-	dw[ARBEL_MPT_DW_LKEY] = mpt->lkey;
-	dw[ARBEL_MPT_DW_WIN_CNT] = mpt->win_cnt;
 	arbel_mpt_put64(dw, ARBEL_MPT_DW_MTT_ADDR,
 			mpt->mtt_addr & ARBEL_MPT_MTT_ADDR);
 	dw[ARBEL_MPT_DW_MTT_SZ] = mpt->mtt_sz;
@@ -123,53 +97,6 @@ int arbel_mpt_encode(const struct arbel_mpt *mpt,
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_mpt_encode);
-
-/**
- * arbel_mpt_decode() - read an MPT image back into host form
- * @entry: the 16 big-endian dwords, e.g. from QUERY_MPT
- * @mpt: filled with every field; reserved bits of @entry are ignored
- *
- * Context: any.
- */
-void arbel_mpt_decode(const __be32 entry[ARBEL_MPT_DWORDS],
-		      struct arbel_mpt *mpt)
-{
-	u32 dw[ARBEL_MPT_DWORDS];
-	int i;
-
-	for (i = 0; i < ARBEL_MPT_DWORDS; i++)
-		dw[i] = be32_to_cpu(entry[i]);
-
-	*mpt = (struct arbel_mpt) {
-		.status = FIELD_GET(ARBEL_MPT_STATUS, dw[ARBEL_MPT_DW_FLAGS]),
-		.r_w = FIELD_GET(ARBEL_MPT_R_W, dw[ARBEL_MPT_DW_FLAGS]),
-		.pa = FIELD_GET(ARBEL_MPT_PA, dw[ARBEL_MPT_DW_FLAGS]),
-		.lr = FIELD_GET(ARBEL_MPT_LR, dw[ARBEL_MPT_DW_FLAGS]),
-		.lw = FIELD_GET(ARBEL_MPT_LW, dw[ARBEL_MPT_DW_FLAGS]),
-		.rr = FIELD_GET(ARBEL_MPT_RR, dw[ARBEL_MPT_DW_FLAGS]),
-		.rw = FIELD_GET(ARBEL_MPT_RW, dw[ARBEL_MPT_DW_FLAGS]),
-		.a = FIELD_GET(ARBEL_MPT_A, dw[ARBEL_MPT_DW_FLAGS]),
-		.eb = FIELD_GET(ARBEL_MPT_EB, dw[ARBEL_MPT_DW_FLAGS]),
-		.page_size = FIELD_GET(ARBEL_MPT_PAGE_SIZE,
-				       dw[ARBEL_MPT_DW_PAGE]),
-		.type = FIELD_GET(ARBEL_MPT_TYPE, dw[ARBEL_MPT_DW_PAGE]),
-		.qpn = FIELD_GET(ARBEL_MPT_QPN, dw[ARBEL_MPT_DW_PAGE]),
-		.mem_key = dw[ARBEL_MPT_DW_KEY],
-		.pd = FIELD_GET(ARBEL_MPT_PD, dw[ARBEL_MPT_DW_PD]),
-		.ei = FIELD_GET(ARBEL_MPT_EI, dw[ARBEL_MPT_DW_PD]),
-		.zb = FIELD_GET(ARBEL_MPT_ZB, dw[ARBEL_MPT_DW_PD]),
-		.fre = FIELD_GET(ARBEL_MPT_FRE, dw[ARBEL_MPT_DW_PD]),
-		.rae = FIELD_GET(ARBEL_MPT_RAE, dw[ARBEL_MPT_DW_PD]),
-		.start = arbel_mpt_get64(dw, ARBEL_MPT_DW_START),
-		.length = arbel_mpt_get64(dw, ARBEL_MPT_DW_LENGTH),
-		.lkey = dw[ARBEL_MPT_DW_LKEY],
-		.win_cnt = dw[ARBEL_MPT_DW_WIN_CNT],
-		.mtt_addr = arbel_mpt_get64(dw, ARBEL_MPT_DW_MTT_ADDR) &
-			    ARBEL_MPT_MTT_ADDR,
-		.mtt_sz = dw[ARBEL_MPT_DW_MTT_SZ],
-	};
-}
-EXPORT_SYMBOL_IF_KUNIT(arbel_mpt_decode);
 
 /* Access flags that the MPT expresses; the optional range is best effort. */
 #define ARBEL_ACCESS_MAPPED (IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ | \
@@ -212,22 +139,3 @@ int arbel_mpt_set_access(struct arbel_mpt *mpt, int ib_access)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_mpt_set_access);
-
-/**
- * arbel_mpt_get_access() - the IB access flags an entry grants
- * @mpt: the entry
- *
- * Context: any.
- * Return: IB_ACCESS_* flags for lw, rr, rw, a, eb and zb (local read has
- * no flag of its own).
- */
-int arbel_mpt_get_access(const struct arbel_mpt *mpt)
-{
-	return (mpt->lw ? IB_ACCESS_LOCAL_WRITE : 0) |
-	       (mpt->rr ? IB_ACCESS_REMOTE_READ : 0) |
-	       (mpt->rw ? IB_ACCESS_REMOTE_WRITE : 0) |
-	       (mpt->a ? IB_ACCESS_REMOTE_ATOMIC : 0) |
-	       (mpt->eb ? IB_ACCESS_MW_BIND : 0) |
-	       (mpt->zb ? IB_ZERO_BASED : 0);
-}
-EXPORT_SYMBOL_IF_KUNIT(arbel_mpt_get_access);

@@ -69,7 +69,6 @@ static int arbel_mr_build_mpt(struct arbel_dev *adev,
 {
 	struct arbel_mpt mpt = {
 		.status = ARBEL_MPT_STATUS_SW,
-		.r_w = 1,
 		.pa = !mr->mtt.n,
 		.page_size = mr->mtt.page_shift - ARBEL_MPT_PAGE_SHIFT_BASE,
 		.mem_key = arbel_key_to_hw(mr->key),

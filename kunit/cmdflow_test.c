@@ -127,6 +127,22 @@ static s64 stat_file(struct kunit *test, const char *opname,
 
 /* ---- arbel_cmd_flow: the transport ----------------------------------- */
 
+/* A timeout of 0 or above 10 minutes is refused before @cmd is touched. */
+static void cmd_flow_timeout_refused(struct kunit *test)
+{
+	struct arbel_cmd_transport *cmd;
+
+	cmd = kunit_kzalloc(test, sizeof(*cmd), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cmd);
+	KUNIT_EXPECT_EQ(test, arbel_cmd_init(cmd, NULL, NULL, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, arbel_cmd_init(cmd, NULL, NULL, 600001),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, arbel_cmd_init(cmd, NULL, NULL, UINT_MAX),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, cmd->timeout_ms, 0u);
+	KUNIT_EXPECT_NULL(test, cmd->pool);
+}
+
 static void cmd_flow_bound(struct kunit *test)
 {
 	struct flow_ctx *c = test->priv;
@@ -627,6 +643,7 @@ static struct kunit_case cmd_flow_cases[] = {
 	KUNIT_CASE(cmd_flow_inject_every_nth),
 	KUNIT_CASE(cmd_flow_inject_wrapper),
 	KUNIT_CASE(cmd_flow_stats),
+	KUNIT_CASE(cmd_flow_timeout_refused),
 	KUNIT_CASE(cmd_flow_hold_timeout),
 	KUNIT_CASE(cmd_flow_timeout_parks_mailbox),
 	KUNIT_CASE(cmd_flow_hold_completes),

@@ -10,7 +10,7 @@
 #include <kunit/test.h>
 #include <linux/string.h>
 
-#include "fw.h"
+#include <arbel/vsd.h>
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 

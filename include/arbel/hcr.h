@@ -30,6 +30,25 @@ struct arbel_hcr_cmd {
 	bool event;
 };
 
+/*
+ * How long one command may wait: ARBEL_CMD_TIMEOUT_MS (prm.h) by default,
+ * at most 10 minutes; 0 is refused, it would make a lost command wait
+ * forever.
+ */
+#define ARBEL_CMD_TIMEOUT_MAX_MS	600000
+
+/**
+ * arbel_cmd_timeout_ok() - whether a command timeout may be used
+ * @ms: the timeout in ms
+ *
+ * Context: any.
+ * Return: true for 1 to %ARBEL_CMD_TIMEOUT_MAX_MS.
+ */
+static inline bool arbel_cmd_timeout_ok(unsigned int ms)
+{
+	return ms && ms <= ARBEL_CMD_TIMEOUT_MAX_MS;
+}
+
 /**
  * arbel_hcr_pack() - the seven HCR dwords that post @cmd
  * @cmd: the command

@@ -13,6 +13,19 @@
  * that shows it) is in Documentation/arbel-hw.rst; the MPT entry follows
  * the PRM's struct arbelprm_mpt_st, a copy of which is in
  * tests/data/arbelprm_mpt_st.txt.
+ *
+ * The rule for the two header directories:
+ *   include/arbel/  this file (the hardware interface) and the headers of
+ *                   the pure layers (MPT encoding, HCR packing, status and
+ *                   opcode names, ICM profile, allocators, page size, EQ
+ *                   entries, board ID).  They include only kernel headers
+ *                   and each other, never a driver header, and touch no
+ *                   device: the UML KUnit suites include nothing else.
+ *   drivers/infiniband/hw/arbel/ (its .h files)  the driver's internal
+ *                   headers, one per layer above those (transport, firmware commands,
+ *                   ICM, MTT, MR, EQ, verbs; arbel.h the device); each may
+ *                   include include/arbel/ and the layers below it.  Only
+ *                   the command-flow suites against arbel-stub reach them.
  */
 #ifndef _ARBEL_PRM_H
 #define _ARBEL_PRM_H
@@ -79,75 +92,78 @@
 #define ARBEL_MAILBOX_SIZE		SZ_4K
 #define ARBEL_MAILBOX_ALIGN		SZ_4K
 
-/* ---- Firmware opcodes ------------------------------------------------ */
+/*
+ * ---- Firmware opcodes -----------------------------------------------
+ * Plain constants, not an enum, here and for the status codes: a
+ * tracepoint's format then carries their values, which trace-cmd and perf
+ * decode offline without an eval map (trace.h).
+ */
 
-enum arbel_opcode {
-	ARBEL_CMD_SYS_EN		= 0x001,
-	ARBEL_CMD_SYS_DIS		= 0x002,
-	ARBEL_CMD_QUERY_DEV_LIM		= 0x003,
-	ARBEL_CMD_QUERY_FW		= 0x004,
-	ARBEL_CMD_QUERY_DDR		= 0x005,
-	ARBEL_CMD_QUERY_ADAPTER		= 0x006,
-	ARBEL_CMD_INIT_HCA		= 0x007,
-	ARBEL_CMD_CLOSE_HCA		= 0x008,
-	ARBEL_CMD_INIT_IB		= 0x009,
-	ARBEL_CMD_CLOSE_IB		= 0x00a,
-	ARBEL_CMD_QUERY_HCA		= 0x00b,
-	ARBEL_CMD_SET_IB		= 0x00c,
-	ARBEL_CMD_SW2HW_MPT		= 0x00d,
-	ARBEL_CMD_QUERY_MPT		= 0x00e,
-	ARBEL_CMD_HW2SW_MPT		= 0x00f,
-	ARBEL_CMD_READ_MTT		= 0x010,
-	ARBEL_CMD_WRITE_MTT		= 0x011,
-	ARBEL_CMD_MAP_EQ		= 0x012,
-	ARBEL_CMD_SW2HW_EQ		= 0x013,
-	ARBEL_CMD_HW2SW_EQ		= 0x014,
-	ARBEL_CMD_QUERY_EQ		= 0x015,
-	ARBEL_CMD_SW2HW_CQ		= 0x016,
-	ARBEL_CMD_HW2SW_CQ		= 0x017,
-	ARBEL_CMD_QUERY_CQ		= 0x018,
-	ARBEL_CMD_RST2INIT_QPEE		= 0x019,
-	ARBEL_CMD_INIT2RTR_QPEE		= 0x01a,
-	ARBEL_CMD_RTR2RTS_QPEE		= 0x01b,
-	ARBEL_CMD_RTS2RTS_QPEE		= 0x01c,
-	ARBEL_CMD_SQERR2RTS_QPEE	= 0x01d,
-	ARBEL_CMD_2ERR_QPEE		= 0x01e,
-	ARBEL_CMD_RTS2SQD_QPEE		= 0x01f,
-	ARBEL_CMD_SQD2RTS_QPEE		= 0x020,
-	ARBEL_CMD_ERR2RST_QPEE		= 0x021,
-	ARBEL_CMD_QUERY_QPEE		= 0x022,
-	ARBEL_CMD_CONF_SPECIAL_QP	= 0x023,
-	ARBEL_CMD_MAD_IFC		= 0x024,
-	ARBEL_CMD_READ_MGM		= 0x025,
-	ARBEL_CMD_WRITE_MGM		= 0x026,
-	ARBEL_CMD_MGID_HASH		= 0x027,
-	ARBEL_CMD_QUERY_DEBUG_MSG	= 0x02a,
-	ARBEL_CMD_SET_DEBUG_MSG		= 0x02b,
-	ARBEL_CMD_RESIZE_CQ		= 0x02c,
-	ARBEL_CMD_INIT2INIT_QPEE	= 0x02d,
-	ARBEL_CMD_ACCESS_DDR		= 0x02e,
-	ARBEL_CMD_SYNC_TPT		= 0x02f,
-	ARBEL_CMD_DIAG_RPRT		= 0x030,
-	ARBEL_CMD_NOP			= 0x031,
-	ARBEL_CMD_SUSPEND_QPEE		= 0x032,
-	ARBEL_CMD_UNSUSPEND_QPEE	= 0x033,
-	ARBEL_CMD_MOD_STAT_CFG		= 0x034,
-	ARBEL_CMD_SW2HW_SRQ		= 0x035,
-	ARBEL_CMD_HW2SW_SRQ		= 0x036,
-	ARBEL_CMD_QUERY_SRQ		= 0x037,
-	ARBEL_CMD_SQD2SQD_QPEE		= 0x038,
-	ARBEL_CMD_ARM_SRQ		= 0x040,
-	ARBEL_CMD_RUN_FW		= 0xff6,
-	ARBEL_CMD_DISABLE_LAM		= 0xff7,
-	ARBEL_CMD_ENABLE_LAM		= 0xff8,
-	ARBEL_CMD_UNMAP_ICM		= 0xff9,
-	ARBEL_CMD_MAP_ICM		= 0xffa,
-	ARBEL_CMD_UNMAP_ICM_AUX		= 0xffb,
-	ARBEL_CMD_MAP_ICM_AUX		= 0xffc,
-	ARBEL_CMD_SET_ICM_SIZE		= 0xffd,
-	ARBEL_CMD_UNMAP_FA		= 0xffe,
-	ARBEL_CMD_MAP_FA		= 0xfff,
-};
+#define ARBEL_CMD_SYS_EN		0x001
+#define ARBEL_CMD_SYS_DIS		0x002
+#define ARBEL_CMD_QUERY_DEV_LIM		0x003
+#define ARBEL_CMD_QUERY_FW		0x004
+#define ARBEL_CMD_QUERY_DDR		0x005
+#define ARBEL_CMD_QUERY_ADAPTER		0x006
+#define ARBEL_CMD_INIT_HCA		0x007
+#define ARBEL_CMD_CLOSE_HCA		0x008
+#define ARBEL_CMD_INIT_IB		0x009
+#define ARBEL_CMD_CLOSE_IB		0x00a
+#define ARBEL_CMD_QUERY_HCA		0x00b
+#define ARBEL_CMD_SET_IB		0x00c
+#define ARBEL_CMD_SW2HW_MPT		0x00d
+#define ARBEL_CMD_QUERY_MPT		0x00e
+#define ARBEL_CMD_HW2SW_MPT		0x00f
+#define ARBEL_CMD_READ_MTT		0x010
+#define ARBEL_CMD_WRITE_MTT		0x011
+#define ARBEL_CMD_MAP_EQ		0x012
+#define ARBEL_CMD_SW2HW_EQ		0x013
+#define ARBEL_CMD_HW2SW_EQ		0x014
+#define ARBEL_CMD_QUERY_EQ		0x015
+#define ARBEL_CMD_SW2HW_CQ		0x016
+#define ARBEL_CMD_HW2SW_CQ		0x017
+#define ARBEL_CMD_QUERY_CQ		0x018
+#define ARBEL_CMD_RST2INIT_QPEE		0x019
+#define ARBEL_CMD_INIT2RTR_QPEE		0x01a
+#define ARBEL_CMD_RTR2RTS_QPEE		0x01b
+#define ARBEL_CMD_RTS2RTS_QPEE		0x01c
+#define ARBEL_CMD_SQERR2RTS_QPEE	0x01d
+#define ARBEL_CMD_2ERR_QPEE		0x01e
+#define ARBEL_CMD_RTS2SQD_QPEE		0x01f
+#define ARBEL_CMD_SQD2RTS_QPEE		0x020
+#define ARBEL_CMD_ERR2RST_QPEE		0x021
+#define ARBEL_CMD_QUERY_QPEE		0x022
+#define ARBEL_CMD_CONF_SPECIAL_QP	0x023
+#define ARBEL_CMD_MAD_IFC		0x024
+#define ARBEL_CMD_READ_MGM		0x025
+#define ARBEL_CMD_WRITE_MGM		0x026
+#define ARBEL_CMD_MGID_HASH		0x027
+#define ARBEL_CMD_QUERY_DEBUG_MSG	0x02a
+#define ARBEL_CMD_SET_DEBUG_MSG		0x02b
+#define ARBEL_CMD_RESIZE_CQ		0x02c
+#define ARBEL_CMD_INIT2INIT_QPEE	0x02d
+#define ARBEL_CMD_ACCESS_DDR		0x02e
+#define ARBEL_CMD_SYNC_TPT		0x02f
+#define ARBEL_CMD_DIAG_RPRT		0x030
+#define ARBEL_CMD_NOP			0x031
+#define ARBEL_CMD_SUSPEND_QPEE		0x032
+#define ARBEL_CMD_UNSUSPEND_QPEE	0x033
+#define ARBEL_CMD_MOD_STAT_CFG		0x034
+#define ARBEL_CMD_SW2HW_SRQ		0x035
+#define ARBEL_CMD_HW2SW_SRQ		0x036
+#define ARBEL_CMD_QUERY_SRQ		0x037
+#define ARBEL_CMD_SQD2SQD_QPEE		0x038
+#define ARBEL_CMD_ARM_SRQ		0x040
+#define ARBEL_CMD_RUN_FW		0xff6
+#define ARBEL_CMD_DISABLE_LAM		0xff7
+#define ARBEL_CMD_ENABLE_LAM		0xff8
+#define ARBEL_CMD_UNMAP_ICM		0xff9
+#define ARBEL_CMD_MAP_ICM		0xffa
+#define ARBEL_CMD_UNMAP_ICM_AUX		0xffb
+#define ARBEL_CMD_MAP_ICM_AUX		0xffc
+#define ARBEL_CMD_SET_ICM_SIZE		0xffd
+#define ARBEL_CMD_UNMAP_FA		0xffe
+#define ARBEL_CMD_MAP_FA		0xfff
 
 /* HW2SW_MPT opcode modifiers */
 #define ARBEL_HW2SW_MPT_RETURN_ENTRY	0
@@ -163,26 +179,24 @@ enum arbel_opcode {
 
 /* ---- Firmware status codes (HCR dword 6 bits 31:24) ------------------ */
 
-enum arbel_status {
-	ARBEL_STAT_OK			= 0x00,
-	ARBEL_STAT_INTERNAL_ERR		= 0x01,
-	ARBEL_STAT_BAD_OP		= 0x02,
-	ARBEL_STAT_BAD_PARAM		= 0x03,
-	ARBEL_STAT_BAD_SYS_STATE	= 0x04,
-	ARBEL_STAT_BAD_RESOURCE		= 0x05,
-	ARBEL_STAT_RESOURCE_BUSY	= 0x06,
-	ARBEL_STAT_DDR_MEM_ERR		= 0x07,
-	ARBEL_STAT_EXCEED_LIM		= 0x08,
-	ARBEL_STAT_BAD_RES_STATE	= 0x09,
-	ARBEL_STAT_BAD_INDEX		= 0x0a,
-	ARBEL_STAT_BAD_NVMEM		= 0x0b,
-	ARBEL_STAT_BAD_QPEE_STATE	= 0x10,
-	ARBEL_STAT_BAD_SEG_PARAM	= 0x20,
-	ARBEL_STAT_REG_BOUND		= 0x21,
-	ARBEL_STAT_LAM_NOT_PRE		= 0x22,
-	ARBEL_STAT_BAD_PKT		= 0x30,
-	ARBEL_STAT_BAD_SIZE		= 0x40,
-};
+#define ARBEL_STAT_OK			0x00
+#define ARBEL_STAT_INTERNAL_ERR		0x01
+#define ARBEL_STAT_BAD_OP		0x02
+#define ARBEL_STAT_BAD_PARAM		0x03
+#define ARBEL_STAT_BAD_SYS_STATE	0x04
+#define ARBEL_STAT_BAD_RESOURCE		0x05
+#define ARBEL_STAT_RESOURCE_BUSY	0x06
+#define ARBEL_STAT_DDR_MEM_ERR		0x07
+#define ARBEL_STAT_EXCEED_LIM		0x08
+#define ARBEL_STAT_BAD_RES_STATE	0x09
+#define ARBEL_STAT_BAD_INDEX		0x0a
+#define ARBEL_STAT_BAD_NVMEM		0x0b
+#define ARBEL_STAT_BAD_QPEE_STATE	0x10
+#define ARBEL_STAT_BAD_SEG_PARAM	0x20
+#define ARBEL_STAT_REG_BOUND		0x21
+#define ARBEL_STAT_LAM_NOT_PRE		0x22
+#define ARBEL_STAT_BAD_PKT		0x30
+#define ARBEL_STAT_BAD_SIZE		0x40
 
 /* ---- Command timeouts ------------------------------------------------ */
 

@@ -225,7 +225,6 @@ void arbel_mtt_free(struct arbel_mtt_pool *mtt, u32 first, u32 n)
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_mtt_free);
 
-
 /**
  * arbel_pd_range() - the PD numbers a driver may hand out
  * @log_max_pds: log2 of the PD numbers in all (QUERY_DEV_LIM)

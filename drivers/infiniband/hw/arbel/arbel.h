@@ -1,6 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Driver-private state of one Arbel HCA.
+ *
+ * The headers of this directory are the driver's internal ones: one per
+ * layer above the pure layers (cmd.h, fw.h, icm.h, mtt.h, mr.h, eq.h,
+ * mad.h, verbs.h; cmd_priv.h between the transport's files; compat.h and
+ * trace.h), each including include/arbel/ and the layers below it, and
+ * this one, the device.  What is pure -- the hardware interface (prm.h)
+ * and the layers that touch no device and run under UML KUnit -- is in
+ * include/arbel/ and never includes a header of this directory (see the
+ * rule in include/arbel/prm.h).
  */
 #ifndef _ARBEL_H
 #define _ARBEL_H

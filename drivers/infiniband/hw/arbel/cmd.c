@@ -52,7 +52,7 @@ int arbel_cmd_init(struct arbel_cmd_transport *cmd, struct device *dev,
 {
 	int err;
 
-	if (!timeout_ms || timeout_ms > ARBEL_CMD_TIMEOUT_MAX_MS)
+	if (!arbel_cmd_timeout_ok(timeout_ms))
 		return -EINVAL;
 	cmd->dev = dev;
 	cmd->hcr = hcr;

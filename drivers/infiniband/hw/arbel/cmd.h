@@ -16,6 +16,8 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
+#include <arbel/hcr.h>
+
 /**
  * struct arbel_mailbox - one 4 KiB command mailbox
  * @buf: CPU address
@@ -66,12 +68,6 @@ struct arbel_cmd_context {
 	u8 status;
 	u64 out_param;
 };
-
-/*
- * The longest cmd_timeout_ms accepted: 10 minutes (the default is one);
- * 0 is refused, it would make a lost command wait forever.
- */
-#define ARBEL_CMD_TIMEOUT_MAX_MS	600000
 
 /* Opcodes with statistics; see arbel_cmd_tracked[] in cmd.c. */
 #define ARBEL_CMD_NR_TRACKED	25

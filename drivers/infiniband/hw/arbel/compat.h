@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What differs between the kernels arbel builds against (Debian 12's 6.1
  * and 6.12), in one place.  Each entry names the release that changed.

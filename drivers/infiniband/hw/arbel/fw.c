@@ -16,6 +16,7 @@
 #include <kunit/visibility.h>
 
 #include <arbel/prm.h>
+#include <arbel/vsd.h>
 #include "compat.h"
 #include "fw.h"
 
@@ -217,36 +218,6 @@ int arbel_fw_query_dev_lim(struct arbel_cmd_transport *cmd,
 	return err ?: arbel_dev_lim_parse(cmd->dev, out, lim);
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_fw_query_dev_lim);
-
-/**
- * arbel_vsd_board_id() - the board ID in QUERY_ADAPTER's VSD
- * @vsd: the vendor-specific data (outbox + %ARBEL_QUERY_ADAPTER_VSD)
- * @board_id: receives the NUL-terminated ID
- * @len: size of @board_id, at least 1
- *
- * A Mellanox board keeps the ID at VSD + 0xd0, 16 bytes whose dwords the
- * firmware byte-swaps; a Topspin board, marked by both VSD signatures,
- * keeps a plain string at VSD + 0x20 (mthca's get_board_id()).
- *
- * Context: any.
- */
-void arbel_vsd_board_id(const u8 *vsd, char *board_id, size_t len)
-{
-	char id[ARBEL_BOARD_ID_LEN + 1] = { };
-	int i;
-
-	if (get_unaligned_be16(vsd + ARBEL_VSD_SIG1) == ARBEL_VSD_SIG_TOPSPIN &&
-	    get_unaligned_be16(vsd + ARBEL_VSD_SIG2) == ARBEL_VSD_SIG_TOPSPIN) {
-		memcpy(id, vsd + ARBEL_VSD_TS_BOARD_ID, ARBEL_BOARD_ID_LEN);
-	} else {
-		for (i = 0; i < ARBEL_BOARD_ID_LEN; i += 4)
-			put_unaligned_le32(get_unaligned_be32(vsd +
-					   ARBEL_VSD_MLX_BOARD_ID + i),
-					   id + i);
-	}
-	strscpy(board_id, id, len);
-}
-EXPORT_SYMBOL_IF_KUNIT(arbel_vsd_board_id);
 
 /**
  * arbel_fw_query_adapter() - QUERY_ADAPTER: the board ID

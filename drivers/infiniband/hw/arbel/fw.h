@@ -78,7 +78,6 @@ int arbel_fw_enable_lam(struct arbel_cmd_transport *cmd);
 int arbel_fw_run_fw(struct arbel_cmd_transport *cmd);
 int arbel_fw_query_dev_lim(struct arbel_cmd_transport *cmd,
 			   struct arbel_dev_lim *lim);
-void arbel_vsd_board_id(const u8 *vsd, char *board_id, size_t len);
 int arbel_fw_query_adapter(struct arbel_cmd_transport *cmd, char *board_id,
 			   size_t len);
 int arbel_fw_init_hca(struct arbel_cmd_transport *cmd,

@@ -4,8 +4,8 @@
  * posted, arbel_cmd_done when it completed, failed or timed out.  Both
  * record the mode (event or polling) and the command's token: in event
  * mode its slot's, in polling mode 0xffff.  Opcodes and statuses are
- * printed through __print_symbolic() tables (with TRACE_DEFINE_ENUM), so
- * that trace-cmd and perf decode a recorded trace offline.
+ * printed through __print_symbolic() tables of plain constants, so that
+ * trace-cmd and perf decode a recorded trace offline.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM arbel
@@ -17,30 +17,100 @@
 #include <linux/tracepoint.h>
 
 #include <arbel/prm.h>
-#include <arbel/status.h>
 #include "compat.h"
 
-#undef ARBEL_TRACE_OP
-#undef ARBEL_TRACE_ST
-#define ARBEL_TRACE_OP(name)		TRACE_DEFINE_ENUM(ARBEL_CMD_##name);
-#define ARBEL_TRACE_ST(name, err)	TRACE_DEFINE_ENUM(ARBEL_STAT_##name);
-ARBEL_OPCODE_LIST(ARBEL_TRACE_OP, ARBEL_TRACE_OP)
-ARBEL_STATUS_LIST(ARBEL_TRACE_ST, ARBEL_TRACE_ST)
-
-#undef ARBEL_TRACE_OP
-#undef ARBEL_TRACE_OP_END
-#undef ARBEL_TRACE_ST
-#undef ARBEL_TRACE_ST_END
-#define ARBEL_TRACE_OP(name)		{ ARBEL_CMD_##name, #name },
-#define ARBEL_TRACE_OP_END(name)	{ ARBEL_CMD_##name, #name }
-#define ARBEL_TRACE_ST(name, err)	{ ARBEL_STAT_##name, #name },
-#define ARBEL_TRACE_ST_END(name, err)	{ ARBEL_STAT_##name, #name }
+/*
+ * Opcode and status names for the format (the names of status.c's
+ * tables): a TP_printk() may not call arbel_opcode_name().
+ */
 #define arbel_show_opcode(op)						\
-	__print_symbolic(op, ARBEL_OPCODE_LIST(ARBEL_TRACE_OP,		\
-					       ARBEL_TRACE_OP_END))
+	__print_symbolic(op,						\
+			 { ARBEL_CMD_SYS_EN, "SYS_EN" },		\
+			 { ARBEL_CMD_SYS_DIS, "SYS_DIS" },		\
+			 { ARBEL_CMD_QUERY_DEV_LIM, "QUERY_DEV_LIM" },	\
+			 { ARBEL_CMD_QUERY_FW, "QUERY_FW" },		\
+			 { ARBEL_CMD_QUERY_DDR, "QUERY_DDR" },		\
+			 { ARBEL_CMD_QUERY_ADAPTER, "QUERY_ADAPTER" },	\
+			 { ARBEL_CMD_INIT_HCA, "INIT_HCA" },		\
+			 { ARBEL_CMD_CLOSE_HCA, "CLOSE_HCA" },		\
+			 { ARBEL_CMD_INIT_IB, "INIT_IB" },		\
+			 { ARBEL_CMD_CLOSE_IB, "CLOSE_IB" },		\
+			 { ARBEL_CMD_QUERY_HCA, "QUERY_HCA" },		\
+			 { ARBEL_CMD_SET_IB, "SET_IB" },		\
+			 { ARBEL_CMD_SW2HW_MPT, "SW2HW_MPT" },		\
+			 { ARBEL_CMD_QUERY_MPT, "QUERY_MPT" },		\
+			 { ARBEL_CMD_HW2SW_MPT, "HW2SW_MPT" },		\
+			 { ARBEL_CMD_READ_MTT, "READ_MTT" },		\
+			 { ARBEL_CMD_WRITE_MTT, "WRITE_MTT" },		\
+			 { ARBEL_CMD_MAP_EQ, "MAP_EQ" },		\
+			 { ARBEL_CMD_SW2HW_EQ, "SW2HW_EQ" },		\
+			 { ARBEL_CMD_HW2SW_EQ, "HW2SW_EQ" },		\
+			 { ARBEL_CMD_QUERY_EQ, "QUERY_EQ" },		\
+			 { ARBEL_CMD_SW2HW_CQ, "SW2HW_CQ" },		\
+			 { ARBEL_CMD_HW2SW_CQ, "HW2SW_CQ" },		\
+			 { ARBEL_CMD_QUERY_CQ, "QUERY_CQ" },		\
+			 { ARBEL_CMD_RST2INIT_QPEE, "RST2INIT_QPEE" },	\
+			 { ARBEL_CMD_INIT2RTR_QPEE, "INIT2RTR_QPEE" },	\
+			 { ARBEL_CMD_RTR2RTS_QPEE, "RTR2RTS_QPEE" },	\
+			 { ARBEL_CMD_RTS2RTS_QPEE, "RTS2RTS_QPEE" },	\
+			 { ARBEL_CMD_SQERR2RTS_QPEE, "SQERR2RTS_QPEE" }, \
+			 { ARBEL_CMD_2ERR_QPEE, "2ERR_QPEE" },		\
+			 { ARBEL_CMD_RTS2SQD_QPEE, "RTS2SQD_QPEE" },	\
+			 { ARBEL_CMD_SQD2RTS_QPEE, "SQD2RTS_QPEE" },	\
+			 { ARBEL_CMD_ERR2RST_QPEE, "ERR2RST_QPEE" },	\
+			 { ARBEL_CMD_QUERY_QPEE, "QUERY_QPEE" },	\
+			 { ARBEL_CMD_CONF_SPECIAL_QP, "CONF_SPECIAL_QP" }, \
+			 { ARBEL_CMD_MAD_IFC, "MAD_IFC" },		\
+			 { ARBEL_CMD_READ_MGM, "READ_MGM" },		\
+			 { ARBEL_CMD_WRITE_MGM, "WRITE_MGM" },		\
+			 { ARBEL_CMD_MGID_HASH, "MGID_HASH" },		\
+			 { ARBEL_CMD_QUERY_DEBUG_MSG, "QUERY_DEBUG_MSG" }, \
+			 { ARBEL_CMD_SET_DEBUG_MSG, "SET_DEBUG_MSG" },	\
+			 { ARBEL_CMD_RESIZE_CQ, "RESIZE_CQ" },		\
+			 { ARBEL_CMD_INIT2INIT_QPEE, "INIT2INIT_QPEE" }, \
+			 { ARBEL_CMD_ACCESS_DDR, "ACCESS_DDR" },	\
+			 { ARBEL_CMD_SYNC_TPT, "SYNC_TPT" },		\
+			 { ARBEL_CMD_DIAG_RPRT, "DIAG_RPRT" },		\
+			 { ARBEL_CMD_NOP, "NOP" },			\
+			 { ARBEL_CMD_SUSPEND_QPEE, "SUSPEND_QPEE" },	\
+			 { ARBEL_CMD_UNSUSPEND_QPEE, "UNSUSPEND_QPEE" }, \
+			 { ARBEL_CMD_MOD_STAT_CFG, "MOD_STAT_CFG" },	\
+			 { ARBEL_CMD_SW2HW_SRQ, "SW2HW_SRQ" },		\
+			 { ARBEL_CMD_HW2SW_SRQ, "HW2SW_SRQ" },		\
+			 { ARBEL_CMD_QUERY_SRQ, "QUERY_SRQ" },		\
+			 { ARBEL_CMD_SQD2SQD_QPEE, "SQD2SQD_QPEE" },	\
+			 { ARBEL_CMD_ARM_SRQ, "ARM_SRQ" },		\
+			 { ARBEL_CMD_RUN_FW, "RUN_FW" },		\
+			 { ARBEL_CMD_DISABLE_LAM, "DISABLE_LAM" },	\
+			 { ARBEL_CMD_ENABLE_LAM, "ENABLE_LAM" },	\
+			 { ARBEL_CMD_UNMAP_ICM, "UNMAP_ICM" },		\
+			 { ARBEL_CMD_MAP_ICM, "MAP_ICM" },		\
+			 { ARBEL_CMD_UNMAP_ICM_AUX, "UNMAP_ICM_AUX" },	\
+			 { ARBEL_CMD_MAP_ICM_AUX, "MAP_ICM_AUX" },	\
+			 { ARBEL_CMD_SET_ICM_SIZE, "SET_ICM_SIZE" },	\
+			 { ARBEL_CMD_UNMAP_FA, "UNMAP_FA" },		\
+			 { ARBEL_CMD_MAP_FA, "MAP_FA" })
+
 #define arbel_show_status(st)						\
-	__print_symbolic(st, ARBEL_STATUS_LIST(ARBEL_TRACE_ST,		\
-					       ARBEL_TRACE_ST_END))
+	__print_symbolic(st,						\
+			 { ARBEL_STAT_OK, "OK" },			\
+			 { ARBEL_STAT_INTERNAL_ERR, "INTERNAL_ERR" },	\
+			 { ARBEL_STAT_BAD_OP, "BAD_OP" },		\
+			 { ARBEL_STAT_BAD_PARAM, "BAD_PARAM" },		\
+			 { ARBEL_STAT_BAD_SYS_STATE, "BAD_SYS_STATE" },	\
+			 { ARBEL_STAT_BAD_RESOURCE, "BAD_RESOURCE" },	\
+			 { ARBEL_STAT_RESOURCE_BUSY, "RESOURCE_BUSY" },	\
+			 { ARBEL_STAT_DDR_MEM_ERR, "DDR_MEM_ERR" },	\
+			 { ARBEL_STAT_EXCEED_LIM, "EXCEED_LIM" },	\
+			 { ARBEL_STAT_BAD_RES_STATE, "BAD_RES_STATE" },	\
+			 { ARBEL_STAT_BAD_INDEX, "BAD_INDEX" },		\
+			 { ARBEL_STAT_BAD_NVMEM, "BAD_NVMEM" },		\
+			 { ARBEL_STAT_BAD_QPEE_STATE, "BAD_QPEE_STATE" }, \
+			 { ARBEL_STAT_BAD_SEG_PARAM, "BAD_SEG_PARAM" },	\
+			 { ARBEL_STAT_REG_BOUND, "REG_BOUND" },		\
+			 { ARBEL_STAT_LAM_NOT_PRE, "LAM_NOT_PRE" },	\
+			 { ARBEL_STAT_BAD_PKT, "BAD_PKT" },		\
+			 { ARBEL_STAT_BAD_SIZE, "BAD_SIZE" })
 
 /* One class for both events; a start has no status, errno or duration. */
 DECLARE_EVENT_CLASS(arbel_cmd,

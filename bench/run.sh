@@ -12,9 +12,9 @@
 #   BENCH_DRIVERS="arbel rxe" bench/run.sh  a subset
 #
 # Drivers: arbel (MTT entries by CPU stores, the default), arbel-wmtt
-# (write_mtt=1: WRITE_MTT commands), mthca (Debian's own ib_mthca.ko,
-# unmodified, on the stub), rxe (rdma_rxe on a dummy netdev; the stub is
-# present but unused).
+# (debugfs arbel/<bdf>/write_mtt set: WRITE_MTT commands), mthca
+# (Debian's own ib_mthca.ko, unmodified, on the stub), rxe (rdma_rxe on
+# a dummy netdev; the stub is present but unused).
 #
 # Environment: BENCH_CLOCK (icount, the default: time counts guest
 # instructions; wall: host time -- bench/guest-bin.sh), BENCH_SECONDS (-t,
@@ -86,7 +86,8 @@ for d in $DRIVERS; do
 	arbel)
 		load=1 cmd="$bench -d arbel0";;
 	arbel-wmtt)
-		load=1 margs=write_mtt=1 cmd="$bench -d arbel0";;
+		# MTT entries through WRITE_MTT: the device's debugfs knob
+		load=1 cmd="for f in /sys/kernel/debug/arbel/*/write_mtt; do echo 1 >\$f; done; $bench -d arbel0";;
 	mthca)
 		if [ -z "$mthca" ]; then
 			echo "BENCH-NA no ib_mthca.ko for $ARBEL_KABI in $ARBEL_CACHE/vm/kernel" >"$OUT/$d.txt"

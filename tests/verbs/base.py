@@ -55,7 +55,6 @@ TO_REGION = dbgwin.registers()['ARBEL_XL_DIR_TO_REGION']
 TO_BUF = dbgwin.registers()['ARBEL_XL_DIR_TO_BUF']
 
 
-WRITE_MTT_PARAM = '/sys/module/arbel/parameters/write_mtt'
 KO = '/opt/arbel/arbel.ko'
 # the module parameters of this run (tests/verbs/run.sh: MODULE_ARGS, e.g.
 # polling=1); every reload keeps them, a test's own come after and win
@@ -69,24 +68,35 @@ def insmod(*params):
                           capture_output=True, text=True, check=False)
 
 
+def write_mtt_knob():
+    """The device's debugfs file write_mtt (arbel/<bdf>/write_mtt)."""
+    import glob     # pylint: disable=import-outside-toplevel
+    paths = glob.glob('/sys/kernel/debug/arbel/*/write_mtt')
+    if len(paths) != 1:
+        raise RuntimeError(f'want one arbel/<bdf>/write_mtt, found {paths}')
+    return paths[0]
+
+
 class WriteMttMode:
     """with WriteMttMode(True): registrations write their MTT entries with
-    WRITE_MTT (module parameter write_mtt, read by the driver at each
+    WRITE_MTT (debugfs arbel/<bdf>/write_mtt, read by the driver at each
     registration); the previous value comes back on exit."""
 
     def __init__(self, on):
         self.on = on
         self.saved = None
+        self.path = None
 
     def __enter__(self):
-        with open(WRITE_MTT_PARAM, encoding='ascii') as f:
+        self.path = write_mtt_knob()
+        with open(self.path, encoding='ascii') as f:
             self.saved = f.read().strip()
-        with open(WRITE_MTT_PARAM, 'w', encoding='ascii') as f:
+        with open(self.path, 'w', encoding='ascii') as f:
             f.write('Y' if self.on else 'N')
         return self
 
     def __exit__(self, *exc):
-        with open(WRITE_MTT_PARAM, 'w', encoding='ascii') as f:
+        with open(self.path, 'w', encoding='ascii') as f:
             f.write(self.saved)
         return False
 

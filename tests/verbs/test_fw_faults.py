@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Firmware failures injected through the debug window: the registration
 fails, and nothing is left behind (MPT slots and MTT ranges reusable).
-WRITE_MTT faults run with the module parameter write_mtt=1 (by default
+WRITE_MTT faults run with debugfs arbel/<bdf>/write_mtt set (by default
 the driver writes MTT entries itself and sends no WRITE_MTT)."""
 
 import errno

@@ -3,16 +3,17 @@
 
 When 256 KiB of physically contiguous memory is not to be had, an ICM
 chunk is made of smaller naturally aligned blocks, all handed to the
-firmware in one MAP_ICM.  The module parameter icm_max_block_kib forces
-that fallback (the KUnit suite arbel_icm_flow tests it block by block);
-here the module is loaded with 16 KiB blocks, so that every chunk the
+firmware in one MAP_ICM.  The driver-wide debugfs knob
+arbel/icm_max_block_kib, read at each probe, forces that fallback (the
+KUnit suite arbel_icm_flow tests it block by block); here it is set to
+16 KiB and the device unbound and bound again, so that every chunk the
 driver maps -- the MPT and MTT chunks included -- is split, and a region
 of 16 MiB on 4 KiB pages (4096 MTT entries over two 16 KiB blocks) is
 written and read through the stub's translation engine, which walks MPT
 -> MTT -> memory through the ICM mapping exactly as the HCA would.
 
-Runs after test_removal: it reloads the module (and loads it back with
-the defaults).
+Runs after test_removal: it binds the device again (and once more with
+the knob back at 0).
 """
 
 import os
@@ -27,6 +28,7 @@ from arbeltest import dbgwin, mem
 from test_removal import DeviceCase
 
 BLOCK_KIB = 16
+KNOB = '/sys/kernel/debug/arbel/icm_max_block_kib'
 LENGTH = 16 << 20
 SEED = 6
 
@@ -41,11 +43,22 @@ def split_chunks(bdf):
 class IcmBlocks(DeviceCase):
     """Registration over ICM chunks of 16 KiB blocks."""
 
+    def rebind(self, block_kib):
+        """The knob set to block_kib, the device unbound and bound again:
+        '' or the problem."""
+        with open(KNOB, 'w', encoding='ascii') as f:
+            f.write(str(block_kib))
+        for action in ('unbind', 'bind'):
+            rc, err, _ = self.driver_file(action)
+            if rc != 0:
+                return f'{action}: status {rc} ({err})'
+        return '' if self.wait_ibdev() else f'{self.dev} did not appear'
+
     def test_small_blocks(self):
         """icm_max_block_kib=16: every chunk split, a 16 MiB region on
         4 KiB pages reads and writes through the engine at MTT entries of
         both blocks, nothing left after dereg"""
-        err = self.reload(f'icm_max_block_kib={BLOCK_KIB}')
+        err = self.rebind(BLOCK_KIB)
         self.assertFalse(err, err)
         problems = []
         try:
@@ -56,7 +69,7 @@ class IcmBlocks(DeviceCase):
                                 'chunks at least')
             problems += self.region_problems()
         finally:
-            err = self.reload()
+            err = self.rebind(0)
             if err:
                 problems.append(err)
         problems += self.works_problems()

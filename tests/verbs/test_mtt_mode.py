@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """MTT entries written by the driver into ICM (the default) and through
-WRITE_MTT (module parameter write_mtt=1): the firmware commands a
+WRITE_MTT (debugfs arbel/<bdf>/write_mtt set): the firmware commands a
 registration and a deregistration cost, counted by the stub (debug window
 CMD_COUNT), and what the registration means (the raw MPT, the translation
 engine at pages all over the region) in both modes.
@@ -19,7 +19,7 @@ for the driver's life.
 Besides the suites' regions (whose pages a fresh guest often gives
 physically contiguous, i.e. few entries), an 8 MiB buffer whose pages
 were touched last to first, so that no two are adjacent in the right
-order: 2048 entries of 4 KiB, five WRITE_MTT commands with write_mtt=1.
+order: 2048 entries of 4 KiB, five WRITE_MTT commands with write_mtt set.
 """
 
 import unittest
@@ -125,7 +125,7 @@ class MttModes(base.VerbsTestCase):
         self.mode_case(False)
 
     def test_2_write_mtt(self):
-        """write_mtt=1: 1 + ceil(entries / 510) commands to register, 1 to
+        """write_mtt set: 1 + ceil(entries / 510) commands to register, 1 to
         deregister, MPT and translations right"""
         self.mode_case(True)
 

@@ -17,7 +17,8 @@ regions, injected firmware faults, concurrency stress (4 processes,
 present (unbind, rmmod, a refused HW2SW_MPT; the device is bound again
 after each), the failure policy (refused teardown commands and a lost
 command reset the HCA; the device is bound or loaded again after each),
-ICM chunks of small blocks (the module reloaded with icm_max_block_kib=16),
+ICM chunks of small blocks (debugfs arbel/icm_max_block_kib=16, the device
+bound again),
 allocation failures (test_alloc_faults: only with --suites, on the debug
 kernel, whose fault injection it needs),
 events (port down and up, a catastrophic error and the recovery, a

@@ -44,7 +44,9 @@
  * @aux: auxiliary ICM (MAP_ICM_AUX)
  * @icm: the context tables, indexed by enum arbel_icm_table_id
  * @icm_max_block: largest block tried for an ICM chunk (bytes; 0: whole
- *		   chunks), from the icm_max_block_kib parameter
+ *		   chunks), from debugfs arbel/icm_max_block_kib at probe
+ * @write_mtt: MTT entries go through WRITE_MTT instead of CPU stores;
+ *	       debugfs arbel/<bdf>/write_mtt, read at each registration
  * @board_id: from QUERY_ADAPTER
  * @debugfs: arbel/<pci-bdf>/
  * @stopped: reset by arbel_hca_stop() (a command timed out, a teardown
@@ -90,6 +92,7 @@ struct arbel_dev {
 	struct arbel_icm_area aux;
 	struct arbel_icm_table icm[ARBEL_ICM_NR_TABLES];
 	u32 icm_max_block;
+	bool write_mtt;
 	char board_id[ARBEL_BOARD_ID_LEN + 1];
 	struct dentry *debugfs;
 	bool stopped;

@@ -120,10 +120,14 @@ static void arbel_recover_work(struct work_struct *work)
 	device_unlock(&pdev->dev);
 }
 
-static unsigned int icm_max_block_kib;
-module_param(icm_max_block_kib, uint, 0444);
-MODULE_PARM_DESC(icm_max_block_kib,
-		 "Largest block of an ICM chunk in KiB, rounded down to a power of two, at least 4 (default 0: whole 256 KiB chunks, smaller blocks only when those cannot be had); for testing the fallback");
+/*
+ * Test knob, debugfs arbel/icm_max_block_kib (driver-wide: a probe maps
+ * the tables' reserved chunks before the device's own directory could be
+ * written): the largest block of an ICM chunk in KiB, rounded down to a
+ * power of two, at least 4; 0 (the default): whole 256 KiB chunks,
+ * smaller blocks only when those cannot be had.  Read at each probe.
+ */
+static u32 icm_max_block_kib;
 
 static void arbel_fail_work(struct work_struct *work);
 
@@ -225,7 +229,9 @@ static int arbel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	arbel_cmd_debugfs_init(&adev->cmd, adev->debugfs);
 	debugfs_create_file_unsafe("icm_split_chunks", 0400, adev->debugfs,
 				   adev, &arbel_split_fops);
-	adev->icm_max_block = icm_max_block_kib * SZ_1K;
+	debugfs_create_bool("write_mtt", 0600, adev->debugfs,
+			    &adev->write_mtt);
+	adev->icm_max_block = READ_ONCE(icm_max_block_kib) * SZ_1K;
 	arbel_eq_debugfs_init(adev, adev->debugfs);
 
 	err = arbel_hca_init(adev, log_num_mpt, log_num_mtt);
@@ -372,6 +378,8 @@ static int __init arbel_init(void)
 	int err;
 
 	arbel_debugfs_root = debugfs_create_dir(ARBEL_DRV_NAME, NULL);
+	debugfs_create_u32("icm_max_block_kib", 0600, arbel_debugfs_root,
+			   &icm_max_block_kib);
 	err = pci_register_driver(&arbel_driver);
 	if (err)
 		debugfs_remove_recursive(arbel_debugfs_root);

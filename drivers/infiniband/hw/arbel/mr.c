@@ -4,7 +4,7 @@
  *
  * Register: key (slot + tag) -> MTT range -> the MPT entry, built once ->
  * ICM chunk of the MPT slot -> MTT entries (mtt.c: CPU stores into ICM by
- * default, WRITE_MTT with write_mtt=1) -> SW2HW_MPT.  Unregister:
+ * default, WRITE_MTT with debugfs write_mtt set) -> SW2HW_MPT.  Unregister:
  * HW2SW_MPT, then the same steps undone in reverse.  Every failure undoes
  * exactly what was done before it.
  */

@@ -15,7 +15,7 @@
  * size is then one command (SW2HW_MPT).  The chunks come from
  * dma_alloc_coherent() (icm.c), so the stores need no dma_sync_*(); a
  * write barrier orders them before the SW2HW_MPT that hands the entry
- * to the HCA.  With the module parameter write_mtt=1 the entries go
+ * to the HCA.  With debugfs arbel/<bdf>/write_mtt set the entries go
  * through the firmware instead, with WRITE_MTT in full mailboxes of 510
  * entries: 1 + ceil(entries / 510) commands a registration.
  *
@@ -30,29 +30,12 @@
 
 #include <linux/bitfield.h>
 #include <linux/device.h>
-#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <kunit/visibility.h>
 
 #include <arbel/prm.h>
 #include "arbel.h"
 #include "mtt.h"
-
-static bool write_mtt;
-module_param(write_mtt, bool, 0644);
-MODULE_PARM_DESC(write_mtt,
-		 "Write MTT entries with WRITE_MTT commands instead of CPU stores into ICM (default 0; read at each registration)");
-
-/**
- * arbel_mtt_by_command() - whether MTT entries go through WRITE_MTT
- *
- * Context: any.
- * Return: the write_mtt module parameter, as it is now.
- */
-bool arbel_mtt_by_command(void)
-{
-	return READ_ONCE(write_mtt);
-}
 
 /**
  * arbel_mtt_icm_init() - set up the record of held MTT chunks
@@ -340,7 +323,7 @@ EXPORT_SYMBOL_IF_KUNIT(arbel_mtt_write_cmd);
  * @umem: the pinned pages it maps
  *
  * Holds the chunks the entries lie in, then writes them by CPU stores
- * or, with write_mtt=1, by WRITE_MTT.
+ * or, with debugfs write_mtt set (@adev->write_mtt), by WRITE_MTT.
  *
  * Context: process; sleeps.
  * Return: 0 or a negative errno (nothing to undo: held chunks stay the
@@ -354,7 +337,7 @@ int arbel_mtt_write(struct arbel_dev *adev, const struct arbel_mtt *mtt,
 	err = arbel_mtt_icm_hold(adev, mtt->first, mtt->n);
 	if (err)
 		return err;
-	if (arbel_mtt_by_command())
+	if (READ_ONCE(adev->write_mtt))
 		return arbel_mtt_write_cmd(adev, mtt, umem);
 	return arbel_mtt_write_direct(adev, mtt, umem);
 }

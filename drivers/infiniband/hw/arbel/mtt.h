@@ -52,6 +52,5 @@ int arbel_mtt_write_direct(struct arbel_dev *adev,
 			   const struct arbel_mtt *mtt, struct ib_umem *umem);
 int arbel_mtt_write_cmd(struct arbel_dev *adev, const struct arbel_mtt *mtt,
 			struct ib_umem *umem);
-bool arbel_mtt_by_command(void);
 
 #endif /* _ARBEL_MTT_H */

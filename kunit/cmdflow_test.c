@@ -501,7 +501,7 @@ static void cmd_flow_timeout_parks_mailbox(struct kunit *test)
 	arbel_mailbox_free(c->cmd, later);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(c->cmd->n_parked), 2U);
 	/* ... and the reset hands them all back; later frees are at once. */
-	arbel_cmd_hca_reset(c->cmd);
+	arbel_cmd_gone(c->cmd);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(c->cmd->n_parked), 0U);
 	later = arbel_mailbox_alloc(c->cmd);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(later));

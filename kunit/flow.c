@@ -65,7 +65,7 @@ int arbel_flow_init(struct kunit *test)
  * @timeout_ms: the command timeout to restore
  *
  * A timed-out command marks the device failed for good (the firmware may
- * still own the HCR); the driver itself never clears cmd->failed.  Here
+ * still own the HCR); the driver itself never makes a failed transport alive again.  Here
  * the stub is known to finish the held command once the hold ends, so
  * this waits for go to clear, tells the transport the firmware writes no
  * mailbox any more (as a reset would), and un-fails it, so that the later
@@ -80,9 +80,9 @@ void arbel_flow_unfail(struct kunit *test, unsigned int timeout_ms)
 	err = readx_poll_timeout(ioread32be, c->adev->dcs + T_HCR_CTRL, ctrl,
 				 !(ctrl & T_HCR_GO), 1000, 10 * USEC_PER_SEC);
 	KUNIT_EXPECT_EQ_MSG(test, err, 0, "held command never completed");
-	arbel_cmd_hca_reset(c->cmd);
+	arbel_cmd_gone(c->cmd);
 	mutex_lock(&c->cmd->lock);
-	c->cmd->failed = false;
+	c->cmd->state = ARBEL_ALIVE;
 	c->cmd->timeout_ms = timeout_ms;
 	mutex_unlock(&c->cmd->lock);
 	c->held = false;

@@ -49,17 +49,11 @@
  *	       debugfs arbel/<bdf>/write_mtt, read at each registration
  * @board_id: from QUERY_ADAPTER
  * @debugfs: arbel/<pci-bdf>/
- * @stopped: reset by arbel_hca_stop() (a command timed out, a teardown
- *	     command was refused, arbel_dev_fail()); the HCA holds nothing.
- *	     Protected by @fail_lock
- * @fail_lock: serialises arbel_hca_stop()
+ * @fail_lock: serialises arbel_dev_fail() (the reset; the state itself,
+ *	       alive, failed or gone, is the transport's @cmd.state)
  * @fail_work: arbel_dev_fail() as soon as a command fails the device
  *	       (scheduled by the command transport while the device is
  *	       registered)
- * @dev_fail: gives up on the HCA and resets it before it returns
- *	      (arbel_dev_fail() in main.c, which owns failure and recovery);
- *	      the lower layers (mr.c, eq.c) call it through this pointer
- *	      when the HCA may still use what they are about to free
  * @registered: the ib_device is registered (events may be dispatched)
  * @keys: MPT slots and key tags
  * @mtt: free MTT entries
@@ -74,8 +68,8 @@
  * @eq: the event queue (commands, async and fatal events)
  * @driver_pd: the PD of the driver's own regions (the EQ ring); the
  *	       verbs PD numbers start after it
- * @fatal: bit 0: a fatal error was reported (or remove began): the
- *	   recovery is queued once
+ * @fatal: bit 0: a fatal error was reported (arbel_dev_fatal()) or remove
+ *	   began: the recovery is queued once
  * @fatal_why: what the fatal error was, for the log
  * @recover_work: fails, removes and probes the HCA again (main.c)
  * @recovering: remove is running from @recover_work
@@ -95,10 +89,8 @@ struct arbel_dev {
 	bool write_mtt;
 	char board_id[ARBEL_BOARD_ID_LEN + 1];
 	struct dentry *debugfs;
-	bool stopped;
-	struct mutex fail_lock;	/* arbel_hca_stop(), @stopped */
+	struct mutex fail_lock;	/* arbel_dev_fail() */
 	struct work_struct fail_work;
-	void (*dev_fail)(struct arbel_dev *adev, const char *why);
 	bool registered;
 	struct arbel_keys keys;
 	struct arbel_mtt_pool mtt;
@@ -118,9 +110,13 @@ struct arbel_dev {
 	bool recovering;
 };
 
+/* reset.c: failing the device; below every layer that may need it */
 int arbel_hca_reset(struct arbel_dev *adev);
+void arbel_dev_fail(struct arbel_dev *adev, const char *why);
+void arbel_dev_fatal(struct arbel_dev *adev, const char *why);
+
+/* hca.c */
 int arbel_hca_init(struct arbel_dev *adev, u8 log_num_mpts, u8 log_num_mtts);
 void arbel_hca_cleanup(struct arbel_dev *adev);
-bool arbel_hca_stop(struct arbel_dev *adev, const char *why);
 
 #endif /* _ARBEL_H */

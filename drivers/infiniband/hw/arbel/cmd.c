@@ -14,8 +14,8 @@
  * In both modes a command that does not complete within cmd->timeout_ms
  * marks the device failed: the firmware may still be working on it, so
  * the HCR is never written again and every later command fails at once
- * with -EIO.  Until the HCA is reset (arbel_cmd_hca_reset()), a mailbox
- * freed meanwhile is parked (cmd_mbox.c).
+ * with -EIO (enum arbel_state).  Until the HCA is reset (arbel_cmd_gone()),
+ * a mailbox freed meanwhile is parked (cmd_mbox.c).
  */
 
 #include <linux/bitfield.h>
@@ -121,14 +121,27 @@ static void arbel_hcr_write(struct arbel_cmd_transport *cmd,
 		     cmd->hcr + ARBEL_HCR_CTRL * sizeof(u32));
 }
 
+/*
+ * Alive -> failed, with cmd->lock held; the owner's fail_work is
+ * scheduled.  Return: the state before.
+ */
+static enum arbel_state arbel_cmd_fail_locked(struct arbel_cmd_transport *cmd)
+{
+	enum arbel_state was = cmd->state;
+
+	lockdep_assert_held(&cmd->lock);
+	if (was == ARBEL_ALIVE) {
+		arbel_cmd_set_state(cmd, ARBEL_FAILED);
+		if (cmd->fail_work)
+			schedule_work(cmd->fail_work);
+	}
+	return was;
+}
+
 /* A command timed out; called with cmd->lock held. */
 static int arbel_cmd_timed_out(struct arbel_cmd_transport *cmd, u16 opcode)
 {
-	if (!cmd->failed)
-		arbel_cmd_start_parking(cmd);
-	cmd->failed = true;
-	if (cmd->fail_work)
-		schedule_work(cmd->fail_work);
+	arbel_cmd_fail_locked(cmd);
 	dev_err(cmd->dev,
 		"firmware command %s timed out after %u ms (%s mode); device marked failed\n",
 		arbel_opcode_name(opcode), cmd->timeout_ms,
@@ -146,7 +159,7 @@ static int arbel_cmd_post(struct arbel_cmd_transport *cmd,
 {
 	u32 ctrl;
 
-	if (cmd->failed)
+	if (cmd->state != ARBEL_ALIVE)
 		return -EIO;
 	if (arbel_hcr_wait_go(cmd, &ctrl))
 		return arbel_cmd_timed_out(cmd, hc->opcode);
@@ -347,28 +360,29 @@ int arbel_cmd_irq_test(struct arbel_cmd_transport *cmd,
 EXPORT_SYMBOL_IF_KUNIT(arbel_cmd_irq_test);
 
 /**
- * arbel_cmd_failed() - whether a command timed out and the device failed
+ * arbel_cmd_failed() - whether the device is no longer alive
  * @cmd: transport state
  *
- * Reads the flag under the lock that sets it, so it waits for a command
- * in flight.  Once set it stays set: the firmware may still own the HCR.
+ * Reads the state under the lock that fails the device, so it waits for
+ * a command in flight.  A failed device stays failed (the firmware may
+ * still own the HCR) until the driver brings the HCA up again.
  *
  * Context: process; sleeps.
- * Return: true once a command has timed out.
+ * Return: true once the device is %ARBEL_FAILED or %ARBEL_GONE.
  */
 bool arbel_cmd_failed(struct arbel_cmd_transport *cmd)
 {
 	bool failed;
 
 	mutex_lock(&cmd->lock);
-	failed = cmd->failed;
+	failed = cmd->state != ARBEL_ALIVE;
 	mutex_unlock(&cmd->lock);
 	return failed;
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_cmd_failed);
 
 /**
- * arbel_cmd_mark_failed() - fail the device: no command is posted any more
+ * arbel_cmd_fail() - fail the device: no command is posted any more
  * @cmd: transport state
  *
  * For a caller that gives up on the HCA (a refused teardown command) and
@@ -379,19 +393,14 @@ EXPORT_SYMBOL_IF_KUNIT(arbel_cmd_failed);
  * woken and get -EIO.
  *
  * Context: process; sleeps.
- * Return: true if the device was already marked failed.
+ * Return: true if the device was already failed (or gone).
  */
-bool arbel_cmd_mark_failed(struct arbel_cmd_transport *cmd)
+bool arbel_cmd_fail(struct arbel_cmd_transport *cmd)
 {
 	bool was;
 
 	mutex_lock(&cmd->lock);
-	was = cmd->failed;
-	if (!was)
-		arbel_cmd_start_parking(cmd);
-	cmd->failed = true;
-	if (!was && cmd->fail_work)
-		schedule_work(cmd->fail_work);
+	was = arbel_cmd_fail_locked(cmd) != ARBEL_ALIVE;
 	mutex_unlock(&cmd->lock);
 
 	/* Event mode: nobody waits for a completion that cannot come. */
@@ -402,7 +411,7 @@ bool arbel_cmd_mark_failed(struct arbel_cmd_transport *cmd)
 /**
  * arbel_cmd_set_fail_work() - what to schedule when the device fails
  * @cmd: transport state
- * @work: scheduled when a command times out or arbel_cmd_mark_failed()
+ * @work: scheduled when a command times out or arbel_cmd_fail()
  *	  first marks the device failed; NULL: nothing (the caller handles
  *	  failures itself, e.g. during bring-up and teardown)
  *

@@ -19,6 +19,26 @@
 #include <arbel/hcr.h>
 
 /**
+ * enum arbel_state - whether the HCA may be used: the one failure model
+ * @ARBEL_ALIVE: commands are posted
+ * @ARBEL_FAILED: a command was lost, or a teardown command refused: no
+ *	command is posted any more (-EIO), and the HCA may still own host
+ *	memory -- freed mailboxes are parked, ICM chunks whose unmap failed
+ *	are held -- until it is reset
+ * @ARBEL_GONE: the HCA has been reset (or cut off the bus) since it
+ *	failed: it owns nothing any more, everything may be freed; commands
+ *	still fail with -EIO until the HCA is brought up again
+ *
+ * ALIVE -> FAILED: arbel_cmd_fail() (or a timeout); FAILED -> GONE:
+ * arbel_cmd_gone(), by whoever reset the HCA (arbel_dev_fail()).
+ */
+enum arbel_state {
+	ARBEL_ALIVE,
+	ARBEL_FAILED,
+	ARBEL_GONE,
+};
+
+/**
  * struct arbel_mailbox - one 4 KiB command mailbox
  * @buf: CPU address
  * @dma: bus address handed to the firmware
@@ -78,15 +98,16 @@ struct arbel_cmd_context {
  * @dev: the device, for DMA and messages
  * @hcr: the mapped HCR (BAR0 + 0x80680)
  * @lock: serialises commands: one in flight at a time (polling mode); also
- *	  protects @stats and @failed
+ *	  protects @state
  * @pool: 4 KiB mailboxes
  * @timeout_ms: how long one command may take
- * @failed: a command timed out; every later command fails with -EIO.
- *	    Read it with arbel_cmd_failed().
+ * @state: alive, failed or gone (written under @lock and @park_lock, read
+ *	   under either); read it with arbel_cmd_failed()
  * @stats: per tracked opcode
  * @debugfs: the "commands" directory
  * @fail_work: if set, scheduled when the device becomes failed (its owner
- *	       resets the HCA as soon as possible); see
+ *	       resets the HCA as soon as possible: a work item, so that the
+ *	       transport never calls up); see
  *	       arbel_cmd_set_fail_work()
  * @use_events: commands complete through an event queue (the e bit set)
  * @contexts: event-mode slots, @max_cmds of them
@@ -100,20 +121,20 @@ struct arbel_cmd_context {
  * @n_event: commands completed through an event queue
  * @n_polled: commands completed by polling the go bit
  * @n_late: completions that matched no waiting command (late or stray)
- * @park_lock: protects @parking, @parked and @n_parked
- * @parking: the device failed and the HCA has not been reset yet: a freed
- *	     mailbox may still be written by the firmware, so it is parked
- *	     instead of freed until arbel_cmd_hca_reset()
+ * @park_lock: protects @parked and @n_parked, and @state for
+ *	       arbel_mailbox_free(): while the device is failed a freed
+ *	       mailbox may still be written by the firmware, so it is parked
+ *	       instead of freed until arbel_cmd_gone()
  * @parked: mailboxes kept for that reason
  * @n_parked: how many (debugfs commands/parked_mailboxes)
  */
 struct arbel_cmd_transport {
 	struct device *dev;
 	void __iomem *hcr;
-	struct mutex lock;	/* one command on the HCR at a time; @failed */
+	struct mutex lock;	/* one command on the HCR at a time; @state */
 	struct dma_pool *pool;
 	unsigned int timeout_ms;
-	bool failed;
+	enum arbel_state state;
 	struct arbel_cmd_stats stats[ARBEL_CMD_NR_TRACKED];
 	struct dentry *debugfs;
 	struct work_struct *fail_work;
@@ -127,8 +148,7 @@ struct arbel_cmd_transport {
 	u64 n_event;
 	u64 n_polled;
 	u64 n_late;
-	spinlock_t park_lock;	/* @parking, @parked, @n_parked */
-	bool parking;
+	spinlock_t park_lock;	/* @state (with @lock), @parked, @n_parked */
 	struct list_head parked;
 	u32 n_parked;
 };
@@ -152,8 +172,8 @@ void arbel_cmd_event(struct arbel_cmd_transport *cmd, u16 token, u8 status,
 int arbel_cmd_irq_test(struct arbel_cmd_transport *cmd,
 		       unsigned int timeout_ms);
 bool arbel_cmd_failed(struct arbel_cmd_transport *cmd);
-void arbel_cmd_hca_reset(struct arbel_cmd_transport *cmd);
-bool arbel_cmd_mark_failed(struct arbel_cmd_transport *cmd);
+void arbel_cmd_gone(struct arbel_cmd_transport *cmd);
+bool arbel_cmd_fail(struct arbel_cmd_transport *cmd);
 void arbel_cmd_set_fail_work(struct arbel_cmd_transport *cmd,
 			     struct work_struct *work);
 int arbel_cmd_box(struct arbel_cmd_transport *cmd, struct arbel_mailbox *in,

@@ -2,10 +2,10 @@
 /*
  * Command mailboxes: 4 KiB, 4 KiB-aligned blocks from a dma_pool.
  *
- * Between the moment the device fails and the HCA's reset, the firmware
- * may still write the output mailbox of a command it is working on, so a
- * mailbox freed meanwhile is parked, not returned to the pool, until
- * arbel_cmd_hca_reset().
+ * While the device is failed (ARBEL_FAILED: after a command was lost and
+ * before the HCA's reset), the firmware may still write the output
+ * mailbox of a command it is working on, so a mailbox freed meanwhile is
+ * parked, not returned to the pool, until arbel_cmd_gone().
  */
 
 #include <linux/dmapool.h>
@@ -36,14 +36,14 @@ int arbel_mailbox_pool_init(struct arbel_cmd_transport *cmd)
  * @cmd: transport state; every mailbox freed
  *
  * Parked mailboxes are freed if the HCA was reset since the device failed
- * (arbel_cmd_hca_reset()); otherwise the firmware may still write them,
+ * (arbel_cmd_gone()); otherwise the firmware may still write them,
  * and they and the pool are leaked, with a warning, rather than freed.
  *
  * Context: process.
  */
 void arbel_mailbox_pool_destroy(struct arbel_cmd_transport *cmd)
 {
-	if (WARN(cmd->parking && cmd->n_parked,
+	if (WARN(cmd->state == ARBEL_FAILED && cmd->n_parked,
 		 "arbel: leaking %u mailboxes the unreset HCA may still write\n",
 		 cmd->n_parked))
 		return;
@@ -60,42 +60,48 @@ static void arbel_mailbox_release(struct arbel_cmd_transport *cmd,
 }
 
 /**
- * arbel_cmd_start_parking() - from now on freed mailboxes are parked
- * @cmd: transport state; the device has just failed
+ * arbel_cmd_set_state() - the device's new state
+ * @cmd: transport state, @cmd->lock held unless @state is %ARBEL_GONE
+ *	 (which no command path tells from %ARBEL_FAILED)
+ * @state: the new state
+ *
+ * From %ARBEL_FAILED on, freed mailboxes are parked.
  *
  * Context: any.
  */
-void arbel_cmd_start_parking(struct arbel_cmd_transport *cmd)
+void arbel_cmd_set_state(struct arbel_cmd_transport *cmd,
+			 enum arbel_state state)
 {
 	spin_lock(&cmd->park_lock);
-	cmd->parking = true;
+	cmd->state = state;
 	spin_unlock(&cmd->park_lock);
 }
 
 /**
- * arbel_cmd_hca_reset() - the HCA was reset: free the parked mailboxes
+ * arbel_cmd_gone() - the HCA was reset: free the parked mailboxes
  * @cmd: transport state
  *
- * Called by the owner of the HCA once a reset (or turning bus mastering
- * off) guarantees that the firmware writes no mailbox any more.  Later
- * frees go back to the pool at once; the device stays failed.
+ * Called by whoever reset the HCA (arbel_dev_fail()) once the reset, or
+ * turning bus mastering off, guarantees that the firmware writes no
+ * mailbox any more: the device is %ARBEL_GONE.  Later frees go back to
+ * the pool at once; commands still fail.
  *
  * Context: process.
  */
-void arbel_cmd_hca_reset(struct arbel_cmd_transport *cmd)
+void arbel_cmd_gone(struct arbel_cmd_transport *cmd)
 {
 	struct arbel_mailbox *mbox, *next;
 	LIST_HEAD(list);
 
 	spin_lock(&cmd->park_lock);
-	cmd->parking = false;
+	cmd->state = ARBEL_GONE;
 	list_splice_init(&cmd->parked, &list);
 	cmd->n_parked = 0;
 	spin_unlock(&cmd->park_lock);
 	list_for_each_entry_safe(mbox, next, &list, parked)
 		arbel_mailbox_release(cmd, mbox);
 }
-EXPORT_SYMBOL_IF_KUNIT(arbel_cmd_hca_reset);
+EXPORT_SYMBOL_IF_KUNIT(arbel_cmd_gone);
 
 /**
  * arbel_mailbox_alloc() - a zeroed 4 KiB, 4 KiB-aligned mailbox
@@ -126,7 +132,7 @@ EXPORT_SYMBOL_IF_KUNIT(arbel_mailbox_alloc);
  * @mbox: from arbel_mailbox_alloc(); NULL and error pointers are ignored
  *
  * While the device is failed and the HCA not yet reset, the mailbox is
- * parked instead (see arbel_cmd_hca_reset()).
+ * parked instead (see arbel_cmd_gone()).
  *
  * Context: process.
  */
@@ -136,7 +142,7 @@ void arbel_mailbox_free(struct arbel_cmd_transport *cmd,
 	if (IS_ERR_OR_NULL(mbox))
 		return;
 	spin_lock(&cmd->park_lock);
-	if (cmd->parking) {
+	if (cmd->state == ARBEL_FAILED) {
 		list_add_tail(&mbox->parked, &cmd->parked);
 		cmd->n_parked++;
 		mbox = NULL;

@@ -2,8 +2,8 @@
 /*
  * Between the files of the command transport only: cmd.c (post, poll,
  * failure) calls the event-mode slots (cmd_event.c), the statistics
- * (cmd_stats.c) and the mailbox parking (cmd_mbox.c); those call nothing
- * back.
+ * (cmd_stats.c) and the mailboxes (cmd_mbox.c, which also writes the
+ * device's state, since it parks by it); those call nothing back.
  */
 #ifndef _ARBEL_CMD_PRIV_H
 #define _ARBEL_CMD_PRIV_H
@@ -26,6 +26,7 @@ void arbel_cmd_account(struct arbel_cmd_transport *cmd, u16 opcode,
 /* cmd_mbox.c */
 int arbel_mailbox_pool_init(struct arbel_cmd_transport *cmd);
 void arbel_mailbox_pool_destroy(struct arbel_cmd_transport *cmd);
-void arbel_cmd_start_parking(struct arbel_cmd_transport *cmd);
+void arbel_cmd_set_state(struct arbel_cmd_transport *cmd,
+			 enum arbel_state state);
 
 #endif /* _ARBEL_CMD_PRIV_H */

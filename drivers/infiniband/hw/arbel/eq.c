@@ -120,8 +120,7 @@ static bool arbel_eq_poll(struct arbel_dev *adev)
 			dev_err(&adev->pdev->dev,
 				"local catastrophic error event (subtype 0x%02x)\n",
 				info.subtype);
-			if (eq->fatal)
-				eq->fatal(adev, "catastrophic error event");
+			arbel_dev_fatal(adev, "catastrophic error event");
 			break;
 		default:
 			dev_warn_ratelimited(&adev->pdev->dev,
@@ -220,7 +219,7 @@ static void arbel_eq_stop(struct arbel_dev *adev)
 	arbel_cmd_use_polling(&adev->cmd);
 	if (arbel_cmd_failed(&adev->cmd)) {
 		/* The HCA may still write the ring: reset it (if not yet). */
-		adev->dev_fail(adev, "EQ teardown on a failed device");
+		arbel_dev_fail(adev, "EQ teardown on a failed device");
 		eq->mapped = false;
 		eq->hw = false;
 	}
@@ -237,7 +236,7 @@ static void arbel_eq_stop(struct arbel_dev *adev)
 		if (err) {
 			/* The HCA may still write the ring: reset it first. */
 			dev_warn(dev, "HW2SW_EQ failed: %d\n", err);
-			adev->dev_fail(adev, "HW2SW_EQ failed");
+			arbel_dev_fail(adev, "HW2SW_EQ failed");
 		}
 		eq->hw = false;
 	}
@@ -459,8 +458,7 @@ static void arbel_catas_poll(struct timer_list *t)
 	for (i = 0; i < eq->catas_size; i++)
 		dev_err(&adev->pdev->dev, "  buf[%02x]: %08x\n", i,
 			ioread32be(eq->catas + i * sizeof(u32)));
-	if (eq->fatal)
-		eq->fatal(adev, "catastrophic error");
+	arbel_dev_fatal(adev, "catastrophic error");
 }
 
 /**
@@ -469,7 +467,7 @@ static void arbel_catas_poll(struct timer_list *t)
  *
  * The buffer QUERY_FW reports (masked to BAR0, as the EQ registers) is
  * read every %ARBEL_CATAS_POLL_MS; a non-zero dword is a fatal error:
- * the buffer is logged and the EQ's fatal() hook called, once.
+ * the buffer is logged and arbel_dev_fatal() called, once.
  *
  * Context: process.
  */

@@ -63,8 +63,6 @@ enum arbel_eq_mode {
  * @catas_timer: reads @catas every %ARBEL_CATAS_POLL_MS
  * @catas_seen: a catastrophic error was reported (once)
  * @debugfs: the "eq" directory
- * @fatal: called (in any context) when the HCA reports a fatal error;
- *	   set by the layer that owns recovery
  */
 struct arbel_eq {
 	u32 eqn;
@@ -92,7 +90,6 @@ struct arbel_eq {
 	struct timer_list catas_timer;
 	bool catas_seen;
 	struct dentry *debugfs;
-	void (*fatal)(struct arbel_dev *adev, const char *why);
 };
 
 int arbel_eq_init(struct arbel_dev *adev, bool polling, bool msix);

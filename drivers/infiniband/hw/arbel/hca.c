@@ -7,9 +7,7 @@
  * the exact reverse, and so does every failure path.
  */
 
-#include <linux/delay.h>
 #include <linux/device.h>
-#include <linux/iopoll.h>
 #include <linux/log2.h>
 
 #include <arbel/status.h>
@@ -24,96 +22,6 @@ static const char * const arbel_table_names[ARBEL_ICM_NR_TABLES] = {
 	[ARBEL_ICM_EEC] = "EEC", [ARBEL_ICM_EEEC] = "EEEC",
 };
 
-static u32 arbel_cfg_read_id(struct pci_dev *pdev)
-{
-	u32 id;
-
-	if (pci_read_config_dword(pdev, PCI_VENDOR_ID, &id))
-		return U32_MAX;	/* reads as an error response too */
-	return id;
-}
-
-/**
- * arbel_hca_reset() - reset the HCA through its reset register
- * @adev: the HCA, BAR0 mapped
- *
- * Used before bring-up (a boot ROM may have left the HCA in any state) and
- * to stop a failed HCA before its memory is freed.  The reset wipes the
- * function's config space, so it is saved first and restored once the
- * device answers again.  pci_restore_state() writes back only the standard
- * header and the capabilities the PCI core saved, never the vendor dwords
- * at 0x58 and 0x5c.
- *
- * Context: process; sleeps for about a second.
- * Return: 0, or a negative errno if the HCA does not come back.
- */
-int arbel_hca_reset(struct arbel_dev *adev)
-{
-	struct pci_dev *pdev = adev->pdev;
-	u32 id;
-	int err;
-
-	err = pci_save_state(pdev);
-	if (err) {
-		dev_err(&pdev->dev, "cannot save config space: %d\n", err);
-		return err;
-	}
-
-	iowrite32be(ARBEL_RESET_VALUE, adev->dcs + ARBEL_RESET_OFFSET);
-	msleep(ARBEL_RESET_SETTLE_MS);
-
-	err = read_poll_timeout(arbel_cfg_read_id, id,
-				!PCI_POSSIBLE_ERROR(id),
-				ARBEL_RESET_POLL_MS * USEC_PER_MSEC,
-				ARBEL_RESET_POLL_MS * ARBEL_RESET_POLL_TRIES *
-				USEC_PER_MSEC, false, pdev);
-	if (err) {
-		dev_err(&pdev->dev, "HCA did not come back after reset\n");
-		return -ENODEV;
-	}
-
-	pci_restore_state(pdev);
-	return 0;
-}
-
-/**
- * arbel_hca_stop() - give up on the HCA: no more commands, then reset it
- * @adev: the HCA
- * @why: for the log
- *
- * The device is marked failed (a command in flight is waited for, no
- * other is posted), the HCA is reset -- after which it owns no host
- * memory -- and every ICM table frees the chunks it held because the HCA
- * might still own them.  Only then may the caller free what the HCA was
- * given.  Idempotent, serialised by @adev->fail_lock.  If the HCA does not
- * come back from the reset, bus mastering is turned off instead.
- *
- * Context: process; sleeps (the reset takes about a second).
- * Return: true if this call reset the HCA, false if it was already.
- */
-bool arbel_hca_stop(struct arbel_dev *adev, const char *why)
-{
-	bool reset = false;
-	int i;
-
-	arbel_cmd_mark_failed(&adev->cmd);
-	mutex_lock(&adev->fail_lock);
-	if (!adev->stopped) {
-		dev_err(&adev->pdev->dev,
-			"%s: device marked failed, resetting the HCA\n", why);
-		if (arbel_hca_reset(adev))
-			pci_clear_master(adev->pdev);
-		arbel_cmd_hca_reset(&adev->cmd);
-		adev->stopped = true;
-		reset = true;
-		for (i = 0; i < ARBEL_ICM_NR_TABLES; i++)
-			if (adev->icm[i].mem)
-				arbel_icm_table_hca_reset(&adev->icm[i]);
-	}
-	mutex_unlock(&adev->fail_lock);
-	return reset;
-}
-
 /*
  * Before freeing what the HCA was given: if a command timed out or a
  * teardown command was refused, the firmware may still be working and
@@ -122,7 +30,7 @@ bool arbel_hca_stop(struct arbel_dev *adev, const char *why)
 static void arbel_quiesce_failed(struct arbel_dev *adev)
 {
 	if (arbel_cmd_failed(&adev->cmd))
-		arbel_hca_stop(adev, "a firmware command failed");
+		arbel_dev_fail(adev, "a firmware command failed");
 }
 
 /*
@@ -136,7 +44,7 @@ static void arbel_teardown_failed(struct arbel_dev *adev, u16 opcode,
 	if (err != -EIO)
 		dev_err(&adev->pdev->dev, "%s failed during teardown: %d\n",
 			arbel_opcode_name(opcode), err);
-	arbel_hca_stop(adev, arbel_opcode_name(opcode));
+	arbel_dev_fail(adev, arbel_opcode_name(opcode));
 }
 
 static int arbel_load_fw(struct arbel_dev *adev)
@@ -172,7 +80,7 @@ static int arbel_load_fw(struct arbel_dev *adev)
 err_unmap:
 	arbel_quiesce_failed(adev);
 	if (arbel_fw_unmap_fa(&adev->cmd))
-		arbel_hca_stop(adev, "UNMAP_FA after a failed bring-up");
+		arbel_dev_fail(adev, "UNMAP_FA after a failed bring-up");
 	arbel_icm_area_free(dev, &adev->fw_area);
 	return err;
 }
@@ -302,7 +210,7 @@ static int arbel_init_icm(struct arbel_dev *adev, u8 log_num_mpts,
 err_unmap_aux:
 	arbel_quiesce_failed(adev);
 	if (arbel_fw_unmap_icm_aux(&adev->cmd))
-		arbel_hca_stop(adev, "UNMAP_ICM_AUX after a failed bring-up");
+		arbel_dev_fail(adev, "UNMAP_ICM_AUX after a failed bring-up");
 	arbel_icm_area_free(dev, &adev->aux);
 	return err;
 }
@@ -368,7 +276,7 @@ int arbel_hca_init(struct arbel_dev *adev, u8 log_num_mpts, u8 log_num_mtts)
 
 err_close:
 	if (arbel_fw_close_hca(&adev->cmd))
-		arbel_hca_stop(adev, "CLOSE_HCA after a failed bring-up");
+		arbel_dev_fail(adev, "CLOSE_HCA after a failed bring-up");
 err_icm:
 	arbel_quiesce_failed(adev);
 	arbel_cleanup_icm(adev);

@@ -246,7 +246,7 @@ static void arbel_icm_chunk_put(struct arbel_icm_table *t, u32 i)
 	err = arbel_fw_unmap_icm(t->cmd, va,
 				 t->chunk_size / ARBEL_ICM_PAGE_SIZE);
 	if (err && !t->hca_reset) {
-		if (!arbel_cmd_mark_failed(t->cmd))
+		if (!arbel_cmd_fail(t->cmd))
 			dev_warn(t->dev, "UNMAP_ICM of ICM 0x%llx failed: %d; the chunk is kept until the HCA is reset\n",
 				 va, err);
 		t->held++;

@@ -68,28 +68,14 @@ static int arbel_probe(struct pci_dev *pdev, const struct pci_device_id *id);
 static void arbel_remove(struct pci_dev *pdev);
 
 /*
- * A fatal error (the catastrophic-error buffer, a fatal EQE): from timer
- * or interrupt context, so the work is queued.  Once per device.
+ * The recovery, queued by arbel_dev_fatal(): fail the device (no more
+ * commands; reset, so that the HCA owns no host memory;
+ * IB_EVENT_DEVICE_FATAL), then remove it as an unbind would (the RDMA core
+ * disassociates every user: old contexts get errors, their regions are
+ * freed) and probe it again, under the device lock as the driver core
+ * would.  A new ib_device is registered; new processes use it.  If unbind
+ * or rmmod holds the lock, this waits: remove cancels it.
  */
-static void arbel_fatal(struct arbel_dev *adev, const char *why)
-{
-	if (test_and_set_bit(0, &adev->fatal))
-		return;
-	adev->fatal_why = why;
-	queue_delayed_work(system_long_wq, &adev->recover_work, 0);
-}
-
-/*
- * The recovery: fail the device (no more commands; reset, so that the HCA
- * owns no host memory; IB_EVENT_DEVICE_FATAL), then remove it as an
- * unbind would (the RDMA core disassociates every user: old contexts get
- * errors, their regions are freed) and probe it again, under the device
- * lock as the driver core would.  A new ib_device is registered; new
- * processes use it.  If unbind or rmmod holds the lock, this waits: remove
- * cancels it.
- */
-static void arbel_dev_fail(struct arbel_dev *adev, const char *why);
-
 static void arbel_recover_work(struct work_struct *work)
 {
 	struct arbel_dev *adev = container_of(to_delayed_work(work),
@@ -179,8 +165,6 @@ static int arbel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	mutex_init(&adev->fail_lock);
 	INIT_WORK(&adev->fail_work, arbel_fail_work);
 	INIT_DELAYED_WORK(&adev->recover_work, arbel_recover_work);
-	adev->eq.fatal = arbel_fatal;
-	adev->dev_fail = arbel_dev_fail;
 
 	err = pci_enable_device(pdev);
 	if (err) {
@@ -323,33 +307,6 @@ static void arbel_shutdown(struct pci_dev *pdev)
 	cancel_work_sync(&adev->fail_work);
 	arbel_dev_fail(adev, "shutdown");
 	pci_clear_master(pdev);
-}
-
-/**
- * arbel_dev_fail() - give up on the HCA: no more commands, then reset it
- * @adev: the HCA
- * @why: for the log
- *
- * Policy for a device that failed (a command timed out, a teardown command
- * such as HW2SW_MPT or UNMAP_ICM was refused) and for shutdown: the HCA
- * may still use what it was given, so it is reset at once
- * (arbel_hca_stop()) -- after which it owns no host memory and the caller,
- * and the ICM tables holding chunks for it, may free.  The device is then
- * dead: every later command fails with -EIO and the RDMA core is told
- * (IB_EVENT_DEVICE_FATAL); removal and a new probe bring it back.
- * Idempotent; safe against itself.
- *
- * Context: process; sleeps (the reset takes about a second).
- */
-static void arbel_dev_fail(struct arbel_dev *adev, const char *why)
-{
-	struct ib_event ev = {
-		.device = &adev->ibdev,
-		.event = IB_EVENT_DEVICE_FATAL,
-	};
-
-	if (arbel_hca_stop(adev, why) && adev->registered)
-		ib_dispatch_event(&ev);
 }
 
 /* A command failed the device while it is registered: reset it now. */

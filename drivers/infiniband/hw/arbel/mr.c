@@ -148,7 +148,7 @@ err_key:
 	arbel_key_free(&adev->keys, mr->key);
 	/* a lost command: the caller frees the pages only after the reset */
 	if (arbel_cmd_failed(&adev->cmd))
-		adev->dev_fail(adev, "registration failed");
+		arbel_dev_fail(adev, "registration failed");
 	return err;
 }
 
@@ -162,7 +162,7 @@ err_key:
  * pages behind them.  Keeping the region would leak it for good (the RDMA
  * core drops a region whose dereg fails at process exit or removal);
  * freeing it as is would hand the HCA's memory back to the kernel.  So
- * the device is failed and reset first (@adev->dev_fail), after which the
+ * the device is failed and reset first (arbel_dev_fail()), after which the
  * HCA owns nothing and everything is freed.  See "Failure policy" in
  * Documentation/arbel.rst.
  *
@@ -179,7 +179,7 @@ int arbel_mr_unregister(struct arbel_dev *adev, struct arbel_mr_hw *mr)
 			dev_warn(&adev->pdev->dev,
 				 "HW2SW_MPT of key 0x%08x failed: %d\n",
 				 mr->key, err);
-		adev->dev_fail(adev, "HW2SW_MPT failed");
+		arbel_dev_fail(adev, "HW2SW_MPT failed");
 	}
 
 	arbel_icm_table_put_range(&adev->icm[ARBEL_ICM_MPT], mr->slot,
@@ -189,7 +189,7 @@ int arbel_mr_unregister(struct arbel_dev *adev, struct arbel_mr_hw *mr)
 	arbel_key_free(&adev->keys, mr->key);
 	/* a refused UNMAP_ICM held its chunk: reset now, which frees it */
 	if (arbel_cmd_failed(&adev->cmd))
-		adev->dev_fail(adev, "UNMAP_ICM failed");
+		arbel_dev_fail(adev, "UNMAP_ICM failed");
 	return 0;
 }
 

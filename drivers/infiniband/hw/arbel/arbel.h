@@ -33,7 +33,10 @@
 
 /**
  * struct arbel_dev - one Arbel HCA
- * @ibdev: the RDMA core's device (first: allocated by ib_alloc_device())
+ * @ibdev: the RDMA core's device while one is registered, else NULL: a
+ *	   new one for every bring-up (verbs.c), since an unregistered
+ *	   ib_device cannot be registered again
+ * @num_ports: ports the ib_device has
  * @pdev: the PCI function
  * @dcs: BAR0, the device configuration space (HCR, reset register)
  * @cmd: the firmware command transport
@@ -71,11 +74,15 @@
  * @fatal: bit 0: a fatal error was reported (arbel_dev_fatal()) or remove
  *	   began: the recovery is queued once
  * @fatal_why: what the fatal error was, for the log
- * @recover_work: fails, removes and probes the HCA again (main.c)
- * @recovering: remove is running from @recover_work
+ * @recover_work: fails the device and brings the HCA up again, the PCI
+ *		  function staying bound (main.c)
+ * @recover_lock: serialises @recover_work with remove and shutdown
+ * @removing: remove or shutdown began: no recovery any more
+ * @up: the HCA's state is built (arbel_dev_up() succeeded, not undone)
  */
 struct arbel_dev {
-	struct ib_device ibdev;
+	struct ib_device *ibdev;
+	u8 num_ports;
 	struct pci_dev *pdev;
 	void __iomem *dcs;
 	struct arbel_cmd_transport cmd;
@@ -106,8 +113,10 @@ struct arbel_dev {
 	u32 driver_pd;
 	unsigned long fatal;
 	const char *fatal_why;
-	struct delayed_work recover_work;
-	bool recovering;
+	struct work_struct recover_work;
+	struct mutex recover_lock;	/* @recover_work vs. remove */
+	bool removing;
+	bool up;
 };
 
 /* reset.c: failing the device; below every layer that may need it */

@@ -409,6 +409,24 @@ bool arbel_cmd_fail(struct arbel_cmd_transport *cmd)
 }
 
 /**
+ * arbel_cmd_revive() - the HCA was reset for a new bring-up: alive again
+ * @cmd: transport state, polling
+ *
+ * Called right after a reset that succeeded, before the first command of
+ * a bring-up (a fresh transport is alive already): mailboxes parked by an
+ * earlier failure are freed and commands are posted again.
+ *
+ * Context: process; sleeps.
+ */
+void arbel_cmd_revive(struct arbel_cmd_transport *cmd)
+{
+	arbel_cmd_gone(cmd);
+	mutex_lock(&cmd->lock);
+	arbel_cmd_set_state(cmd, ARBEL_ALIVE);
+	mutex_unlock(&cmd->lock);
+}
+
+/**
  * arbel_cmd_set_fail_work() - what to schedule when the device fails
  * @cmd: transport state
  * @work: scheduled when a command times out or arbel_cmd_fail()

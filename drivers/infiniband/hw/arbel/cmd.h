@@ -30,7 +30,8 @@
  *	still fail with -EIO until the HCA is brought up again
  *
  * ALIVE -> FAILED: arbel_cmd_fail() (or a timeout); FAILED -> GONE:
- * arbel_cmd_gone(), by whoever reset the HCA (arbel_dev_fail()).
+ * arbel_cmd_gone(), by whoever reset the HCA (arbel_dev_fail()); GONE ->
+ * ALIVE: arbel_cmd_revive(), when the HCA is brought up again.
  */
 enum arbel_state {
 	ARBEL_ALIVE,
@@ -174,6 +175,7 @@ int arbel_cmd_irq_test(struct arbel_cmd_transport *cmd,
 bool arbel_cmd_failed(struct arbel_cmd_transport *cmd);
 void arbel_cmd_gone(struct arbel_cmd_transport *cmd);
 bool arbel_cmd_fail(struct arbel_cmd_transport *cmd);
+void arbel_cmd_revive(struct arbel_cmd_transport *cmd);
 void arbel_cmd_set_fail_work(struct arbel_cmd_transport *cmd,
 			     struct work_struct *work);
 int arbel_cmd_box(struct arbel_cmd_transport *cmd, struct arbel_mailbox *in,

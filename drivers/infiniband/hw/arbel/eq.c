@@ -72,7 +72,6 @@ static void arbel_port_event(struct arbel_dev *adev,
 			     const struct arbel_eqe_info *info)
 {
 	struct ib_event ev = {
-		.device = &adev->ibdev,
 		.event = info->port_active ? IB_EVENT_PORT_ACTIVE :
 					     IB_EVENT_PORT_ERR,
 		.element.port_num = info->port,
@@ -80,7 +79,7 @@ static void arbel_port_event(struct arbel_dev *adev,
 
 	dev_info(&adev->pdev->dev, "port %u %s\n", info->port,
 		 info->port_active ? "active" : "down");
-	if (info->port < 1 || info->port > adev->ibdev.phys_port_cnt) {
+	if (info->port < 1 || info->port > adev->num_ports) {
 		dev_warn(&adev->pdev->dev,
 			 "port change event for port %u ignored\n", info->port);
 		return;
@@ -89,8 +88,10 @@ static void arbel_port_event(struct arbel_dev *adev,
 		adev->eq.n_port_up++;
 	else
 		adev->eq.n_port_down++;
-	if (READ_ONCE(adev->registered))
+	if (READ_ONCE(adev->registered)) {
+		ev.device = adev->ibdev;
 		ib_dispatch_event(&ev);
+	}
 }
 
 /* Consume every software-owned EQE; called with eq->lock held. */

@@ -377,6 +377,10 @@ int arbel_icm_table_init(struct arbel_icm_table *table,
 	table->cmd = cmd;
 	table->dev = dev;
 	table->place = *place;
+	/* a table set up again after a recovery starts afresh */
+	table->split = 0;
+	table->held = 0;
+	table->hca_reset = false;
 	table->chunk_size = min_t(u64, ARBEL_ICM_CHUNK_SIZE, place->size);
 	table->nchunks = place->size / table->chunk_size;
 	table->mem = kcalloc(table->nchunks, sizeof(*table->mem), GFP_KERNEL);

@@ -5,9 +5,11 @@
  * order on failure and on remove.
  */
 
+#include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/module.h>
 #include <linux/pci.h>
+#include <linux/slab.h>
 
 #include <arbel/prm.h>
 #include "arbel.h"
@@ -64,48 +66,6 @@ MODULE_PARM_DESC(recover,
 
 static struct dentry *arbel_debugfs_root;
 
-static int arbel_probe(struct pci_dev *pdev, const struct pci_device_id *id);
-static void arbel_remove(struct pci_dev *pdev);
-
-/*
- * The recovery, queued by arbel_dev_fatal(): fail the device (no more
- * commands; reset, so that the HCA owns no host memory;
- * IB_EVENT_DEVICE_FATAL), then remove it as an unbind would (the RDMA core
- * disassociates every user: old contexts get errors, their regions are
- * freed) and probe it again, under the device lock as the driver core
- * would.  A new ib_device is registered; new processes use it.  If unbind
- * or rmmod holds the lock, this waits: remove cancels it.
- */
-static void arbel_recover_work(struct work_struct *work)
-{
-	struct arbel_dev *adev = container_of(to_delayed_work(work),
-					      struct arbel_dev, recover_work);
-	struct pci_dev *pdev = adev->pdev;
-	int err;
-
-	if (!device_trylock(&pdev->dev)) {
-		queue_delayed_work(system_long_wq, &adev->recover_work,
-				   msecs_to_jiffies(100));
-		return;
-	}
-	arbel_dev_fail(adev, adev->fatal_why);
-	if (!recover) {
-		dev_err(&pdev->dev, "fatal error: the device stays failed (recover=0); unbind and bind it to bring it back\n");
-		device_unlock(&pdev->dev);
-		return;
-	}
-	dev_warn(&pdev->dev, "recovering from the fatal error: removing and probing the HCA again\n");
-	adev->recovering = true;
-	arbel_remove(pdev);	/* frees adev and this work */
-	err = arbel_probe(pdev, NULL);
-	if (err)
-		dev_err(&pdev->dev, "recovery failed: %d; unbind and bind the device to retry\n",
-			err);
-	else
-		dev_info(&pdev->dev, "recovered from the fatal error\n");
-	device_unlock(&pdev->dev);
-}
-
 /*
  * Test knob, debugfs arbel/icm_max_block_kib (driver-wide: a probe maps
  * the tables' reserved chunks before the device's own directory could be
@@ -153,18 +113,148 @@ static int arbel_check_bars(struct pci_dev *pdev)
 	return 0;
 }
 
+/*
+ * The HCA's state over the PCI function, which stays bound: reset,
+ * firmware and ICM (hca.c), the catastrophic-error poll, the MR tables,
+ * the event queue and a new ib_device.  Probe brings it up once, remove
+ * takes it down once, and a recovery takes it down and up again.
+ */
+static int arbel_dev_up(struct arbel_dev *adev)
+{
+	struct pci_dev *pdev = adev->pdev;
+	int err;
+
+	/*
+	 * Bus mastering only once the reset has stopped whatever a boot ROM,
+	 * an earlier kernel or a failed instance left running: before, the
+	 * HCA could DMA into memory that is no longer its own.
+	 */
+	err = arbel_hca_reset(adev);
+	if (err)
+		return err;
+	pci_set_master(pdev);
+	arbel_cmd_revive(&adev->cmd);
+	adev->icm_max_block = READ_ONCE(icm_max_block_kib) * SZ_1K;
+
+	err = arbel_hca_init(adev, log_num_mpt, log_num_mtt);
+	if (err)
+		goto err_master;
+	arbel_catas_start(adev);
+	err = arbel_mr_init_table(adev);
+	if (err)
+		goto err_catas;
+	/* The first PD number the firmware leaves is the driver's. */
+	adev->driver_pd = adev->lim.num_rsvd_pds;
+	err = arbel_eq_init(adev, polling, msix);
+	if (err)
+		goto err_mr;
+	err = arbel_register_ibdev(adev);
+	if (err)
+		goto err_eq;
+	WRITE_ONCE(adev->registered, true);
+	adev->up = true;
+	/* From now on a failed device is reset at once, not at remove. */
+	arbel_cmd_set_fail_work(&adev->cmd, &adev->fail_work);
+	if (arbel_cmd_failed(&adev->cmd))
+		schedule_work(&adev->fail_work);
+	return 0;
+
+err_eq:
+	arbel_eq_cleanup(adev);
+err_mr:
+	arbel_mr_cleanup_table(adev);
+err_catas:
+	arbel_catas_stop(adev);
+	arbel_hca_cleanup(adev);
+err_master:
+	pci_clear_master(pdev);
+	return err;
+}
+
+/* Undo arbel_dev_up(); a failed HCA is reset by the teardown, in order. */
+static void arbel_dev_down(struct arbel_dev *adev)
+{
+	arbel_cmd_set_fail_work(&adev->cmd, NULL);
+	cancel_work_sync(&adev->fail_work);
+	arbel_catas_stop(adev);
+	/* no event reaches the ib_device from here on */
+	WRITE_ONCE(adev->registered, false);
+	if (adev->eq.irq)
+		synchronize_irq(adev->eq.irq);
+	arbel_unregister_ibdev(adev);
+	arbel_eq_cleanup(adev);
+	arbel_mr_cleanup_table(adev);
+	arbel_hca_cleanup(adev);
+	pci_clear_master(adev->pdev);
+	adev->up = false;
+}
+
+/*
+ * The recovery, queued by arbel_dev_fatal(), as mlx5's health recovery
+ * does it: the device is failed (no more commands; the HCA reset through
+ * its reset register, so that it owns no host memory;
+ * IB_EVENT_DEVICE_FATAL), the HCA's state taken down -- the ib_device
+ * unregistered, so the RDMA core disassociates every user (old contexts
+ * get errors, their regions are freed) -- and brought up again from a
+ * second reset, with a new ib_device that new processes use.  The PCI
+ * function stays bound and enabled throughout; remove and shutdown stop
+ * the recovery (@removing, under @recover_lock) before they take the
+ * device down themselves.
+ */
+static void arbel_recover_work(struct work_struct *work)
+{
+	struct arbel_dev *adev = container_of(work, struct arbel_dev,
+					      recover_work);
+	struct device *dev = &adev->pdev->dev;
+	int err;
+
+	mutex_lock(&adev->recover_lock);
+	if (adev->removing)
+		goto out;
+	arbel_dev_fail(adev, adev->fatal_why);
+	if (!recover) {
+		dev_err(dev, "fatal error: the device stays failed (recover=0); unbind and bind it to bring it back\n");
+		goto out;
+	}
+	dev_warn(dev, "recovering from the fatal error: resetting the HCA and bringing it up again\n");
+	if (adev->up)
+		arbel_dev_down(adev);
+	err = arbel_dev_up(adev);
+	if (err) {
+		dev_err(dev, "recovery failed: %d; unbind and bind the device to retry\n",
+			err);
+		goto out;
+	}
+	/* a new instance: its own fatal error recovers it again */
+	clear_bit(0, &adev->fatal);
+	dev_info(dev, "recovered from the fatal error\n");
+out:
+	mutex_unlock(&adev->recover_lock);
+}
+
+/* Remove or shutdown: no recovery runs or starts from here on. */
+static void arbel_stop_recovery(struct arbel_dev *adev)
+{
+	mutex_lock(&adev->recover_lock);
+	adev->removing = true;
+	set_bit(0, &adev->fatal);
+	mutex_unlock(&adev->recover_lock);
+	cancel_work_sync(&adev->recover_work);
+}
+
 static int arbel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct arbel_dev *adev;
 	int err;
 
-	adev = ib_alloc_device(arbel_dev, ibdev);
+	adev = kzalloc(sizeof(*adev), GFP_KERNEL);
 	if (!adev)
 		return -ENOMEM;
 	adev->pdev = pdev;
 	mutex_init(&adev->fail_lock);
+	mutex_init(&adev->recover_lock);
 	INIT_WORK(&adev->fail_work, arbel_fail_work);
-	INIT_DELAYED_WORK(&adev->recover_work, arbel_recover_work);
+	INIT_WORK(&adev->recover_work, arbel_recover_work);
 
 	err = pci_enable_device(pdev);
 	if (err) {
@@ -195,16 +285,6 @@ static int arbel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		goto err_release;
 	}
 
-	/*
-	 * Bus mastering only once the reset has stopped whatever a boot ROM
-	 * or an earlier kernel left running: before, the HCA could DMA into
-	 * memory that is no longer its own.
-	 */
-	err = arbel_hca_reset(adev);
-	if (err)
-		goto err_unmap;
-	pci_set_master(pdev);
-
 	err = arbel_cmd_init(&adev->cmd, &pdev->dev,
 			     adev->dcs + ARBEL_HCR_OFFSET, cmd_timeout_ms);
 	if (err)
@@ -215,51 +295,28 @@ static int arbel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 				   adev, &arbel_split_fops);
 	debugfs_create_bool("write_mtt", 0600, adev->debugfs,
 			    &adev->write_mtt);
-	adev->icm_max_block = READ_ONCE(icm_max_block_kib) * SZ_1K;
 	arbel_eq_debugfs_init(adev, adev->debugfs);
+	pci_set_drvdata(pdev, adev);
 
-	err = arbel_hca_init(adev, log_num_mpt, log_num_mtt);
+	err = arbel_dev_up(adev);
 	if (err)
 		goto err_cmd;
-	arbel_catas_start(adev);
-	err = arbel_mr_init_table(adev);
-	if (err)
-		goto err_catas;
-	/* The first PD number the firmware leaves is the driver's. */
-	adev->driver_pd = adev->lim.num_rsvd_pds;
-	err = arbel_eq_init(adev, polling, msix);
-	if (err)
-		goto err_mr;
-	pci_set_drvdata(pdev, adev);
-	err = arbel_register_ibdev(adev);
-	if (err)
-		goto err_eq;
-	adev->registered = true;
-	/* From now on a failed device is reset at once, not at remove. */
-	arbel_cmd_set_fail_work(&adev->cmd, &adev->fail_work);
-	if (arbel_cmd_failed(&adev->cmd))
-		schedule_work(&adev->fail_work);
 	return 0;
 
-err_eq:
-	arbel_eq_cleanup(adev);
-err_mr:
-	arbel_mr_cleanup_table(adev);
-err_catas:
-	arbel_catas_stop(adev);
-	arbel_hca_cleanup(adev);
 err_cmd:
+	/* a fatal error during the bring-up may have queued a recovery */
+	arbel_stop_recovery(adev);
+	pci_set_drvdata(pdev, NULL);
 	arbel_cmd_cleanup(&adev->cmd);
 	debugfs_remove_recursive(adev->debugfs);
 err_unmap:
-	pci_clear_master(pdev);
 	pci_iounmap(pdev, adev->dcs);
 err_release:
 	pci_release_regions(pdev);
 err_disable:
 	pci_disable_device(pdev);
 err_free:
-	ib_dealloc_device(&adev->ibdev);
+	kfree(adev);
 	return err;
 }
 
@@ -267,29 +324,18 @@ static void arbel_remove(struct pci_dev *pdev)
 {
 	struct arbel_dev *adev = pci_get_drvdata(pdev);
 
-	if (!adev)	/* a recovery whose probe failed */
-		return;
-	/* teardown resets a failed HCA itself, in its order */
-	arbel_cmd_set_fail_work(&adev->cmd, NULL);
-	cancel_work_sync(&adev->fail_work);
-	/* No fatal error queues the recovery any more. */
-	set_bit(0, &adev->fatal);
-	arbel_catas_stop(adev);
-	if (!adev->recovering)
-		cancel_delayed_work_sync(&adev->recover_work);
-	arbel_unregister_ibdev(adev);
-	adev->registered = false;
-	arbel_eq_cleanup(adev);
-	arbel_mr_cleanup_table(adev);
-	arbel_hca_cleanup(adev);
+	arbel_stop_recovery(adev);
+	if (adev->up)
+		arbel_dev_down(adev);
 	arbel_cmd_cleanup(&adev->cmd);
 	debugfs_remove_recursive(adev->debugfs);
 	pci_iounmap(pdev, adev->dcs);
-	pci_clear_master(pdev);
 	pci_release_regions(pdev);
 	pci_disable_device(pdev);
 	pci_set_drvdata(pdev, NULL);
-	ib_dealloc_device(&adev->ibdev);
+	mutex_destroy(&adev->recover_lock);
+	mutex_destroy(&adev->fail_lock);
+	kfree(adev);
 }
 
 /*
@@ -303,6 +349,7 @@ static void arbel_shutdown(struct pci_dev *pdev)
 
 	if (!adev)
 		return;
+	arbel_stop_recovery(adev);
 	arbel_cmd_set_fail_work(&adev->cmd, NULL);
 	cancel_work_sync(&adev->fail_work);
 	arbel_dev_fail(adev, "shutdown");

@@ -90,10 +90,7 @@ int arbel_hca_reset(struct arbel_dev *adev)
  */
 void arbel_dev_fail(struct arbel_dev *adev, const char *why)
 {
-	struct ib_event ev = {
-		.device = &adev->ibdev,
-		.event = IB_EVENT_DEVICE_FATAL,
-	};
+	struct ib_event ev = { .event = IB_EVENT_DEVICE_FATAL };
 	bool reset = false;
 	int i;
 
@@ -111,8 +108,10 @@ void arbel_dev_fail(struct arbel_dev *adev, const char *why)
 		reset = true;
 	}
 	mutex_unlock(&adev->fail_lock);
-	if (reset && READ_ONCE(adev->registered))
+	if (reset && READ_ONCE(adev->registered)) {
+		ev.device = adev->ibdev;
 		ib_dispatch_event(&ev);
+	}
 }
 
 /**
@@ -131,5 +130,5 @@ void arbel_dev_fatal(struct arbel_dev *adev, const char *why)
 	if (test_and_set_bit(0, &adev->fatal))
 		return;
 	adev->fatal_why = why;
-	queue_delayed_work(system_long_wq, &adev->recover_work, 0);
+	queue_work(system_long_wq, &adev->recover_work);
 }

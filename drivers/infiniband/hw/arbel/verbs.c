@@ -24,9 +24,20 @@
 /* libmthca derives a shift from qp_tab_size and needs at least 256. */
 #define ARBEL_MIN_QP_TAB_SIZE	256
 
+/**
+ * struct arbel_ib - the RDMA core's device of one bring-up of an HCA
+ * @ibdev: core object (first: allocated by ib_alloc_device())
+ * @adev: the HCA, which outlives it: a recovery unregisters this one and
+ *	  registers a new one
+ */
+struct arbel_ib {
+	struct ib_device ibdev;
+	struct arbel_dev *adev;
+};
+
 static struct arbel_dev *to_adev(struct ib_device *ibdev)
 {
-	return container_of(ibdev, struct arbel_dev, ibdev);
+	return container_of(ibdev, struct arbel_ib, ibdev)->adev;
 }
 
 static struct arbel_pd *to_apd(struct ib_pd *ibpd)
@@ -391,18 +402,26 @@ static const struct ib_device_ops arbel_dev_ops = {
  * arbel_register_ibdev() - register the HCA with the RDMA core
  * @adev: the HCA, initialised
  *
- * Reads the node GUID and description from the firmware, sets up the PD
- * and UAR allocators and registers "arbel%d" with the PCI function as its
- * parent (libibverbs matches providers through device/modalias).
+ * Allocates a new ib_device, reads the node GUID and description from the
+ * firmware, sets up the PD and UAR allocators and registers "arbel%d"
+ * with the PCI function as its parent (libibverbs matches providers
+ * through device/modalias); @adev->ibdev points at it.
  *
  * Context: process; sleeps.
  * Return: 0 or a negative errno with nothing registered.
  */
 int arbel_register_ibdev(struct arbel_dev *adev)
 {
-	struct ib_device *ibdev = &adev->ibdev;
+	struct ib_device *ibdev;
+	struct arbel_ib *ib;
 	u8 ports;
 	int err;
+
+	ib = ib_alloc_device(arbel_ib, ibdev);
+	if (!ib)
+		return -ENOMEM;
+	ib->adev = adev;
+	ibdev = &ib->ibdev;
 
 	err = arbel_mad_node_info(adev, &ibdev->node_guid,
 				  &adev->sys_image_guid, &adev->vendor_id,
@@ -410,11 +429,11 @@ int arbel_register_ibdev(struct arbel_dev *adev)
 	if (err) {
 		dev_err(&adev->pdev->dev, "NodeInfo (MAD_IFC) failed: %d\n",
 			err);
-		return err;
+		goto err_dealloc;
 	}
 	err = arbel_mad_node_desc(adev, ibdev->node_desc);
 	if (err)
-		return err;
+		goto err_dealloc;
 
 	/* The first number after the firmware's is the driver's own PD. */
 	err = arbel_pd_range(adev->lim.log_max_pds,
@@ -424,14 +443,15 @@ int arbel_register_ibdev(struct arbel_dev *adev)
 		dev_err(&adev->pdev->dev,
 			"QUERY_DEV_LIM: %u reserved of 2^%u PDs leaves none\n",
 			adev->lim.num_rsvd_pds, adev->lim.log_max_pds);
-		return err;
+		goto err_dealloc;
 	}
 	adev->rsvd_uar = max_t(u32, 1, adev->lim.num_rsvd_uars);
 	ida_init(&adev->pd_ida);
 	ida_init(&adev->uar_ida);
 
 	ibdev->node_type = RDMA_NODE_IB_CA;
-	ibdev->phys_port_cnt = min_t(u8, ports, 1);
+	adev->num_ports = min_t(u8, ports, 1);
+	ibdev->phys_port_cnt = adev->num_ports;
 	ibdev->num_comp_vectors = 1;
 	ibdev->dev.parent = &adev->pdev->dev;
 	ib_set_device_ops(ibdev, &arbel_dev_ops);
@@ -442,7 +462,13 @@ int arbel_register_ibdev(struct arbel_dev *adev)
 			err);
 		ida_destroy(&adev->uar_ida);
 		ida_destroy(&adev->pd_ida);
+		goto err_dealloc;
 	}
+	adev->ibdev = ibdev;
+	return 0;
+
+err_dealloc:
+	ib_dealloc_device(ibdev);
 	return err;
 }
 
@@ -450,13 +476,18 @@ int arbel_register_ibdev(struct arbel_dev *adev)
  * arbel_unregister_ibdev() - undo arbel_register_ibdev()
  * @adev: the HCA
  *
- * The core destroys every user object first (regions included).
+ * The core destroys every user object first (regions included) and
+ * disassociates every user context; then the ib_device is freed.  The
+ * caller has stopped event dispatch (@adev->registered false, the EQ's
+ * interrupt synchronised).
  *
  * Context: process; sleeps.
  */
 void arbel_unregister_ibdev(struct arbel_dev *adev)
 {
-	ib_unregister_device(&adev->ibdev);
+	ib_unregister_device(adev->ibdev);
 	ida_destroy(&adev->uar_ida);
 	ida_destroy(&adev->pd_ida);
+	ib_dealloc_device(adev->ibdev);
+	adev->ibdev = NULL;
 }

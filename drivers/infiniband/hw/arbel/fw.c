@@ -143,14 +143,28 @@ EXPORT_SYMBOL_IF_KUNIT(arbel_fw_run_fw);
 static int arbel_dev_lim_parse(struct device *dev, const u8 *out,
 			       struct arbel_dev_lim *lim)
 {
-	unsigned int log_uar;
+	const struct {
+		unsigned int off;
+		u16 *val;
+	} sizes[] = {
+		{ ARBEL_DEV_LIM_EEC_ENTRY_SZ, &lim->eec_entry_sz },
+		{ ARBEL_DEV_LIM_EEEC_ENTRY_SZ, &lim->eeec_entry_sz },
+		{ ARBEL_DEV_LIM_QPC_ENTRY_SZ, &lim->qpc_entry_sz },
+		{ ARBEL_DEV_LIM_EQPC_ENTRY_SZ, &lim->eqpc_entry_sz },
+		{ ARBEL_DEV_LIM_EQC_ENTRY_SZ, &lim->eqc_entry_sz },
+		{ ARBEL_DEV_LIM_CQC_ENTRY_SZ, &lim->cqc_entry_sz },
+		{ ARBEL_DEV_LIM_SRQ_ENTRY_SZ, &lim->srq_entry_sz },
+		{ ARBEL_DEV_LIM_UAR_SCR_ENTRY_SZ, &lim->uar_scratch_entry_sz },
+		{ ARBEL_DEV_LIM_MTT_ENTRY_SZ, &lim->mtt_entry_sz },
+		{ ARBEL_DEV_LIM_MPT_ENTRY_SZ, &lim->mpt_entry_sz },
+	};
+	unsigned int log_uar, i;
 
 #define LOG3(off)	FIELD_GET(ARBEL_DEV_LIM_LOG3_MASK, out[off])
 #define LOG4(off)	FIELD_GET(ARBEL_DEV_LIM_LOG4_MASK, out[off])
 #define LOG5(off)	FIELD_GET(ARBEL_DEV_LIM_LOG5_MASK, out[off])
 #define LOG6(off)	FIELD_GET(ARBEL_DEV_LIM_LOG6_MASK, out[off])
 #define HIGH4(off)	FIELD_GET(ARBEL_DEV_LIM_HIGH4_MASK, out[off])
-#define U16(off)	get_unaligned_be16(out + (off))
 	lim->log_rsvd_qps = LOG4(ARBEL_DEV_LIM_RSVD_QP);
 	lim->log_max_qps = LOG5(ARBEL_DEV_LIM_MAX_QP);
 	lim->log_rsvd_srqs = HIGH4(ARBEL_DEV_LIM_RSVD_SRQ);
@@ -172,23 +186,14 @@ static int arbel_dev_lim_parse(struct device *dev, const u8 *out,
 	lim->log_min_page_size = out[ARBEL_DEV_LIM_MIN_PAGE_SZ];
 	lim->num_rsvd_pds = HIGH4(ARBEL_DEV_LIM_RSVD_PD);
 	lim->log_max_pds = LOG6(ARBEL_DEV_LIM_MAX_PD);
-	lim->eec_entry_sz = U16(ARBEL_DEV_LIM_EEC_ENTRY_SZ);
-	lim->eeec_entry_sz = U16(ARBEL_DEV_LIM_EEEC_ENTRY_SZ);
-	lim->qpc_entry_sz = U16(ARBEL_DEV_LIM_QPC_ENTRY_SZ);
-	lim->eqpc_entry_sz = U16(ARBEL_DEV_LIM_EQPC_ENTRY_SZ);
-	lim->eqc_entry_sz = U16(ARBEL_DEV_LIM_EQC_ENTRY_SZ);
-	lim->cqc_entry_sz = U16(ARBEL_DEV_LIM_CQC_ENTRY_SZ);
-	lim->srq_entry_sz = U16(ARBEL_DEV_LIM_SRQ_ENTRY_SZ);
-	lim->uar_scratch_entry_sz = U16(ARBEL_DEV_LIM_UAR_SCR_ENTRY_SZ);
-	lim->mtt_entry_sz = U16(ARBEL_DEV_LIM_MTT_ENTRY_SZ);
-	lim->mpt_entry_sz = U16(ARBEL_DEV_LIM_MPT_ENTRY_SZ);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		*sizes[i].val = get_unaligned_be16(out + sizes[i].off);
 	lim->max_icm_sz = get_unaligned_be64(out + ARBEL_DEV_LIM_MAX_ICM_SZ);
 #undef LOG3
 #undef LOG4
 #undef LOG5
 #undef LOG6
 #undef HIGH4
-#undef U16
 
 	if (log_uar >= BITS_PER_LONG_LONG) {
 		dev_err(dev, "QUERY_DEV_LIM: impossible UAR size 2^%u\n",

@@ -47,6 +47,20 @@ static void arbel_teardown_failed(struct arbel_dev *adev, u16 opcode,
 	arbel_dev_fail(adev, arbel_opcode_name(opcode));
 }
 
+/*
+ * Free the firmware area or aux ICM once its UNMAP_FA / UNMAP_ICM_AUX
+ * (@unmap_err, the command's result) said the firmware let go; if it did
+ * not, the HCA is reset first.
+ */
+static void arbel_area_give_back(struct arbel_dev *adev,
+				 struct arbel_icm_area *area, u16 opcode,
+				 int unmap_err)
+{
+	if (unmap_err)
+		arbel_teardown_failed(adev, opcode, unmap_err);
+	arbel_icm_area_free(&adev->pdev->dev, area);
+}
+
 static int arbel_load_fw(struct arbel_dev *adev)
 {
 	struct device *dev = &adev->pdev->dev;
@@ -79,19 +93,15 @@ static int arbel_load_fw(struct arbel_dev *adev)
 
 err_unmap:
 	arbel_quiesce_failed(adev);
-	if (arbel_fw_unmap_fa(&adev->cmd))
-		arbel_dev_fail(adev, "UNMAP_FA after a failed bring-up");
-	arbel_icm_area_free(dev, &adev->fw_area);
+	arbel_area_give_back(adev, &adev->fw_area, ARBEL_CMD_UNMAP_FA,
+			     arbel_fw_unmap_fa(&adev->cmd));
 	return err;
 }
 
 static void arbel_unload_fw(struct arbel_dev *adev)
 {
-	int err = arbel_fw_unmap_fa(&adev->cmd);
-
-	if (err)
-		arbel_teardown_failed(adev, ARBEL_CMD_UNMAP_FA, err);
-	arbel_icm_area_free(&adev->pdev->dev, &adev->fw_area);
+	arbel_area_give_back(adev, &adev->fw_area, ARBEL_CMD_UNMAP_FA,
+			     arbel_fw_unmap_fa(&adev->cmd));
 }
 
 static int arbel_check_dev_lim(struct arbel_dev *adev)
@@ -209,21 +219,16 @@ static int arbel_init_icm(struct arbel_dev *adev, u8 log_num_mpts,
 
 err_unmap_aux:
 	arbel_quiesce_failed(adev);
-	if (arbel_fw_unmap_icm_aux(&adev->cmd))
-		arbel_dev_fail(adev, "UNMAP_ICM_AUX after a failed bring-up");
-	arbel_icm_area_free(dev, &adev->aux);
+	arbel_area_give_back(adev, &adev->aux, ARBEL_CMD_UNMAP_ICM_AUX,
+			     arbel_fw_unmap_icm_aux(&adev->cmd));
 	return err;
 }
 
 static void arbel_cleanup_icm(struct arbel_dev *adev)
 {
-	int err;
-
 	arbel_tables_cleanup(adev, ARBEL_ICM_NR_TABLES);
-	err = arbel_fw_unmap_icm_aux(&adev->cmd);
-	if (err)
-		arbel_teardown_failed(adev, ARBEL_CMD_UNMAP_ICM_AUX, err);
-	arbel_icm_area_free(&adev->pdev->dev, &adev->aux);
+	arbel_area_give_back(adev, &adev->aux, ARBEL_CMD_UNMAP_ICM_AUX,
+			     arbel_fw_unmap_icm_aux(&adev->cmd));
 }
 
 static u64 arbel_icm_mapped_kib(struct arbel_dev *adev)

@@ -28,6 +28,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from graph_check import scan, strip  # noqa: E402  (the C text helpers)
+
 # Bottom first: (layer, {module: [files]}).
 LAYERS = [
     ('leaves', {
@@ -97,46 +100,9 @@ def where(name):
     return None
 
 
-_TOKENS = re.compile(r'''
-    (?P<comment>/\*.*?\*/|//[^\n]*)
-  | (?P<string>"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')
-  | (?P<pre>^[ \t]*\#(?:[^\n]*\\\n)*[^\n]*)
-''', re.S | re.M | re.X)
-
-
-def strip(text):
-    """The code only: comments, strings and preprocessor lines blanked
-    (newlines kept)."""
-    def blank(m):
-        if m.group('string'):
-            return '""'
-        return re.sub(r'[^\n]', ' ', m.group(0))
-    return _TOKENS.sub(blank, text)
-
-
-_DEF = re.compile(r'\b(\w+)\s*\(([^()]|\([^()]*\))*\)\s*$')
-
-
 def definitions(code):
     """{name: is_static} of the functions defined in @code."""
-    found = {}
-    depth = 0
-    start = 0
-    for i, c in enumerate(code):
-        if c == '{':
-            if depth == 0:
-                head = code[start:i]
-                m = _DEF.search(head)
-                if m and '=' not in head:
-                    found[m.group(1)] = bool(re.search(r'\bstatic\b', head))
-            depth += 1
-        elif c == '}':
-            depth = max(depth - 1, 0)
-            if depth == 0:
-                start = i + 1
-        elif c == ';' and depth == 0:
-            start = i + 1
-    return found
+    return scan(code)[0]
 
 
 def includes(text):

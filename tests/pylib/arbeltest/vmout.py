@@ -4,8 +4,9 @@ the host by the stages' judges.
 
 run.sh exits with CMD's status, or 124 (timeout), 125 (the harness or the
 guest failed: no exit marker), 122 (CMD succeeded, the kernel log has a
-splat).  VM_OUT holds output.txt, dmesg.txt, stub-trace.txt,
-qemu-debug.log, console.log (Documentation/vm-harness.rst, "Outputs").
+splat).  VM_OUT holds output.txt, dmesg.txt, stub-trace.txt (QEMU's -D
+log: the stub's trace events and QEMU's -d reports), console.log
+(Documentation/vm-harness.rst, "Outputs").
 """
 
 import os

@@ -503,10 +503,10 @@ class Guest:
         After the timeout the driver marks the device failed and issues no
         further command: the trace shows at most a reset after the held
         command (host), and the stub logs no HCR write while go is set
-        (host: QEMU's guest-error lines in stub-trace.txt).  Tested here: probe fails quickly with a
-        timeout naming the command and saying the device is marked failed,
-        rmmod works, and the next probe binds and unloads clean with the
-        go bit down.  The hold is retargeted to SYS_EN (never used) rather
+        (host: QEMU's guest-error lines in stub-trace.txt).  Tested here:
+        probe fails quickly with a timeout naming the command and saying
+        the device is marked failed, rmmod works, and the next probe binds
+        and unloads clean with the go bit down.  The hold is retargeted to SYS_EN (never used) rather
         than released: releasing would run a still held QUERY_DEV_LIM,
         whose DMA would hit a mailbox the driver has freed.
         """

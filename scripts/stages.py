@@ -83,14 +83,15 @@ STAGES = [
                "unit test"),
     Stage('module-6.12', 'env -u ARBEL_KABI -u ARBEL_KVER -u ARBEL_KDIR '
           'ARBEL_KERNEL=6.12 scripts/build-module.sh --test',
-          phase='first', cost=15, kernel='6.12', needs=['headers'],
+          cost=40, kernel='6.12', needs=['headers'],
           what="arbel.ko with W=1 and sparse against Debian's 6.12 "
                "headers, no warning"),
-    Stage('module', 'scripts/build-module.sh --test', phase='first',
-          cost=15, kernel='6.1', needs=['headers'],
+    Stage('module', 'scripts/build-module.sh --test',
+          cost=35, kernel='6.1', needs=['module-6.12', 'headers'],
           what="arbel.ko with W=1 and sparse against Debian's 6.1 "
-               "headers (the module the VM stages load), no warning"),
-    Stage('dkms', 'scripts/dkms-check.sh', phase='first', cost=10,
+               "headers (the module the VM stages load), no warning; "
+               "after module-6.12 (both build in drivers/)"),
+    Stage('dkms', 'scripts/dkms-check.sh', cost=21,
           kernel='6.1', needs=['headers'],
           what="dkms build from dkms.conf against the cached headers, "
                "the module's PCI alias"),

@@ -35,12 +35,16 @@ class TableTest(unittest.TestCase):
 
     def test_first_stages_keep_their_order(self):
         first = [s.name for s in stages.STAGES if s.phase == 'first']
-        self.assertEqual(first, ['pylib', 'testlib', 'bench', 'module-6.12',
-                                 'module', 'dkms'])
+        self.assertEqual(first, ['pylib', 'testlib', 'bench'])
+
+    def test_the_module_builds_never_overlap(self):
+        # both build in drivers/: module waits for module-6.12
+        self.assertIn('module-6.12', stages.BY_NAME['module'].needs)
 
     def test_vm_stages_on_612_use_on(self):
         for s in stages.STAGES:
             if s.name.endswith('-6.12') and s.phase == 'lanes' and \
+                    not s.name.startswith('module') and \
                     not s.name.startswith('intree'):
                 self.assertTrue(s.cmd.startswith('on 6.12 '), s.name)
 
@@ -68,11 +72,16 @@ class SelectTest(unittest.TestCase):
 
     def test_needs_come_along_and_host_always(self):
         names = [s.name for s in stages.select('verbs,mthca')]
-        self.assertEqual(names, ['module', 'mthca', 'verbs', 'host'])
+        self.assertEqual(names, ['module-6.12', 'module', 'mthca', 'verbs',
+                                 'host'])
 
     def test_blanks_separate_too(self):
         self.assertEqual([s.name for s in stages.select('verbs-6.12 lint')],
                          ['module-6.12', 'lint', 'verbs-6.12', 'host'])
+
+    def test_module_brings_module_612(self):
+        self.assertEqual([s.name for s in stages.select('verbs')],
+                         ['module-6.12', 'module', 'verbs', 'host'])
 
     def test_needs_of_needs(self):
         names = [s.name for s in stages.select('debug')]
@@ -194,7 +203,7 @@ class DocsTest(unittest.TestCase):
                              capture_output=True, text=True, check=True)
         lines = out.stdout.splitlines()
         self.assertEqual([ln.split()[0] for ln in lines[1:]],
-                         ['module', 'verbs', 'host'])
+                         ['module-6.12', 'module', 'verbs', 'host'])
 
 
 if __name__ == '__main__':

@@ -98,7 +98,7 @@ if ! flock -n 8; then
 	flock 8
 fi
 rm -f "$OUT/console.log" "$OUT/dmesg.txt" "$OUT/stub-trace.txt" "$OUT/qemu.log" \
-	"$OUT/output.txt" "$OUT/qemu-debug.log" "$OUT/qmp.sock" "$OUT/qmp.log"
+	"$OUT/output.txt" "$OUT/qmp.sock" "$OUT/qmp.log"
 
 # per-run archive: CMD, config, arbel.ko, build/guest-bin/* and their libraries
 stage=$OUT/run-root

@@ -5,29 +5,19 @@ include cycle between headers, a call cycle through a header's inline body
 and a Python import cycle, and pass trees where prototypes, static
 functions and same-named functions of other programs make no edge."""
 
-import importlib.util
 import os
 import shutil
 import tempfile
 import unittest
 
-SCRIPT = os.path.join(os.path.dirname(__file__), '..', '..', '..',
-                      'scripts', 'graph_check.py')
+from . import scriptload
 
 
-def load():
-    spec = importlib.util.spec_from_file_location('graph_check', SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@unittest.skipUnless(os.path.isfile(SCRIPT), 'scripts/graph_check.py is not '
-                     'beside this copy of the tests (in the VM)')
+@scriptload.needs('graph_check.py')
 class GraphCheckTest(unittest.TestCase):
 
     def setUp(self):
-        self.mod = load()
+        self.mod = scriptload.load('graph_check.py')
         self.dir = tempfile.mkdtemp()
 
     def tearDown(self):

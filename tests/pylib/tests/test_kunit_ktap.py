@@ -4,13 +4,12 @@ kernel log of a module whose suites ran at insmod (no top-level header,
 timestamps, other messages around and between the suites).  The log
 below is written by hand in the shape 6.1's KUnit prints."""
 
-import importlib.util
 import os
 import tempfile
 import unittest
 
-SCRIPT = os.path.join(os.path.dirname(__file__), '..', '..', '..',
-                      'scripts', 'kunit-ktap.py')
+from . import scriptload
+
 
 DMESG = '''\
 [    0.000000] Linux version 6.1.0
@@ -31,22 +30,14 @@ DMESG = '''\
 '''
 
 
-def load():
-    spec = importlib.util.spec_from_file_location('kunit_ktap', SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@unittest.skipUnless(os.path.isfile(SCRIPT), 'scripts/kunit-ktap.py is not '
-                     'beside this copy of the tests (in the VM)')
+@scriptload.needs('kunit-ktap.py')
 class ModuleRawTest(unittest.TestCase):
     def make(self, text):
         with tempfile.TemporaryDirectory() as d:
             src = os.path.join(d, 'dmesg.txt')
             with open(src, 'w', encoding='utf-8') as f:
                 f.write(text)
-            path = load().module_raw(src, os.path.join(d, 'raw.log'))
+            path = scriptload.load('kunit-ktap.py').module_raw(src, os.path.join(d, 'raw.log'))
             with open(path, encoding='utf-8') as f:
                 return f.read().splitlines()
 

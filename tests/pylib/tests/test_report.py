@@ -6,30 +6,20 @@ Stage files are written by hand as scripts/check.sh leaves them
 written out by hand.
 """
 
-import importlib.util
 import io
 import os
 import shutil
 import tempfile
 import unittest
 
-REPORT_PY = os.path.join(os.path.dirname(__file__), '..', '..', '..',
-                         'scripts', 'report.py')
+from . import scriptload
 
 
-def load_report():
-    spec = importlib.util.spec_from_file_location('report', REPORT_PY)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@unittest.skipUnless(os.path.isfile(REPORT_PY), 'scripts/report.py is not '
-                     'beside this copy of the tests (in the VM)')
+@scriptload.needs('report.py')
 class ReportTest(unittest.TestCase):
 
     def setUp(self):
-        self.report = load_report()
+        self.report = scriptload.load('report.py')
         self.dir = tempfile.mkdtemp()
 
     def tearDown(self):

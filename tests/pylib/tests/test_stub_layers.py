@@ -5,32 +5,23 @@ same-layer cycle, an upward include, another module's state and a file in
 no layer, and pass a tree that only calls down."""
 
 import contextlib
-import importlib.util
 import io
 import os
 import shutil
 import tempfile
 import unittest
 
-SCRIPT = os.path.join(os.path.dirname(__file__), '..', '..', '..',
-                      'scripts', 'stub-layers.py')
+from . import scriptload
+
 
 HEAD = '#include "qemu/osdep.h"\n#include "arbel-state.h"\n'
 
 
-def load():
-    spec = importlib.util.spec_from_file_location('stub_layers', SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@unittest.skipUnless(os.path.isfile(SCRIPT), 'scripts/stub-layers.py is not '
-                     'beside this copy of the tests (in the VM)')
+@scriptload.needs('stub-layers.py')
 class StubLayersTest(unittest.TestCase):
 
     def setUp(self):
-        self.mod = load()
+        self.mod = scriptload.load('stub-layers.py')
         self.dir = tempfile.mkdtemp()
         # a clean tree: HCR (layer 7) -> dispatch (6) -> trace (0)
         self.write('arbel-trace.c', HEAD + '#include "arbel-trace.h"\n'

@@ -23,6 +23,7 @@
 #include "arbel-mpt.h"
 #include "arbel-ctx.h"
 #include "arbel-objects.h"
+#include "arbel-dp.h"
 #include "arbel-fw.h"
 #include "arbel-cmd.h"
 
@@ -68,23 +69,23 @@ static const ArbelCmdDesc arbel_cmds[] = {
     { ARBEL_OP_HW2SW_CQ, "HW2SW_CQ", ARBEL_S_H, arbel_cmd_ctx },
     { ARBEL_OP_QUERY_CQ, "QUERY_CQ", ARBEL_S_H, arbel_cmd_ctx },
     { ARBEL_OP_RESIZE_CQ, "RESIZE_CQ", ARBEL_S_H, arbel_cmd_resize_cq },
-    { ARBEL_OP_SW2HW_SRQ, "SW2HW_SRQ", ARBEL_S_H, arbel_cmd_ctx },
-    { ARBEL_OP_HW2SW_SRQ, "HW2SW_SRQ", ARBEL_S_H, arbel_cmd_ctx },
-    { ARBEL_OP_QUERY_SRQ, "QUERY_SRQ", ARBEL_S_H, arbel_cmd_ctx },
+    { ARBEL_OP_SW2HW_SRQ, "SW2HW_SRQ", ARBEL_S_H, arbel_cmd_srq_ctx },
+    { ARBEL_OP_HW2SW_SRQ, "HW2SW_SRQ", ARBEL_S_H, arbel_cmd_srq_ctx },
+    { ARBEL_OP_QUERY_SRQ, "QUERY_SRQ", ARBEL_S_H, arbel_cmd_srq_ctx },
     { ARBEL_OP_ARM_SRQ, "ARM_SRQ", ARBEL_S_H, arbel_cmd_arm_srq },
-    { ARBEL_OP_RST2INIT_QPEE, "RST2INIT_QPEE", ARBEL_S_H, arbel_cmd_modify_qp },
+    { ARBEL_OP_RST2INIT_QPEE, "RST2INIT_QPEE", ARBEL_S_H, arbel_dp_cmd_modify_qp },
     { ARBEL_OP_INIT2INIT_QPEE, "INIT2INIT_QPEE", ARBEL_S_H,
-      arbel_cmd_modify_qp },
-    { ARBEL_OP_INIT2RTR_QPEE, "INIT2RTR_QPEE", ARBEL_S_H, arbel_cmd_modify_qp },
-    { ARBEL_OP_RTR2RTS_QPEE, "RTR2RTS_QPEE", ARBEL_S_H, arbel_cmd_modify_qp },
-    { ARBEL_OP_RTS2RTS_QPEE, "RTS2RTS_QPEE", ARBEL_S_H, arbel_cmd_modify_qp },
+      arbel_dp_cmd_modify_qp },
+    { ARBEL_OP_INIT2RTR_QPEE, "INIT2RTR_QPEE", ARBEL_S_H, arbel_dp_cmd_modify_qp },
+    { ARBEL_OP_RTR2RTS_QPEE, "RTR2RTS_QPEE", ARBEL_S_H, arbel_dp_cmd_modify_qp },
+    { ARBEL_OP_RTS2RTS_QPEE, "RTS2RTS_QPEE", ARBEL_S_H, arbel_dp_cmd_modify_qp },
     { ARBEL_OP_SQERR2RTS_QPEE, "SQERR2RTS_QPEE", ARBEL_S_H,
-      arbel_cmd_modify_qp },
-    { ARBEL_OP_2ERR_QPEE, "2ERR_QPEE", ARBEL_S_H, arbel_cmd_modify_qp },
-    { ARBEL_OP_RTS2SQD_QPEE, "RTS2SQD_QPEE", ARBEL_S_H, arbel_cmd_modify_qp },
-    { ARBEL_OP_SQD2SQD_QPEE, "SQD2SQD_QPEE", ARBEL_S_H, arbel_cmd_modify_qp },
-    { ARBEL_OP_SQD2RTS_QPEE, "SQD2RTS_QPEE", ARBEL_S_H, arbel_cmd_modify_qp },
-    { ARBEL_OP_ERR2RST_QPEE, "ERR2RST_QPEE", ARBEL_S_H, arbel_cmd_modify_qp },
+      arbel_dp_cmd_modify_qp },
+    { ARBEL_OP_2ERR_QPEE, "2ERR_QPEE", ARBEL_S_H, arbel_dp_cmd_modify_qp },
+    { ARBEL_OP_RTS2SQD_QPEE, "RTS2SQD_QPEE", ARBEL_S_H, arbel_dp_cmd_modify_qp },
+    { ARBEL_OP_SQD2SQD_QPEE, "SQD2SQD_QPEE", ARBEL_S_H, arbel_dp_cmd_modify_qp },
+    { ARBEL_OP_SQD2RTS_QPEE, "SQD2RTS_QPEE", ARBEL_S_H, arbel_dp_cmd_modify_qp },
+    { ARBEL_OP_ERR2RST_QPEE, "ERR2RST_QPEE", ARBEL_S_H, arbel_dp_cmd_modify_qp },
     { ARBEL_OP_QUERY_QPEE, "QUERY_QPEE", ARBEL_S_H, arbel_cmd_query_qp },
     { ARBEL_OP_CONF_SPECIAL_QP, "CONF_SPECIAL_QP", ARBEL_S_H,
       arbel_cmd_conf_special_qp },

@@ -32,6 +32,7 @@ typedef struct ArbelCtxDesc {
     uint32_t size;          /* bytes of one context, in ICM and mailbox */
     uint16_t sw2hw, hw2sw, query;   /* its commands (0: none here) */
     uint32_t num_at;        /* its number in the context (0: none) */
+    bool wraps;             /* numbers carry bits above the table's size */
 } ArbelCtxDesc;
 
 static const ArbelCtxDesc arbel_ctx_kinds[ARBEL_CTX_KINDS] = {
@@ -41,7 +42,7 @@ static const ArbelCtxDesc arbel_ctx_kinds[ARBEL_CTX_KINDS] = {
     [ARBEL_CTX_CQ] = {
         .name = "CQ", .table = ARBEL_TBL_CQC, .size = ARBEL_CQC_SIZE,
         .sw2hw = ARBEL_OP_SW2HW_CQ, .hw2sw = ARBEL_OP_HW2SW_CQ,
-        .query = ARBEL_OP_QUERY_CQ, .num_at = ARBEL_CQC_CQN,
+        .query = ARBEL_OP_QUERY_CQ, .num_at = ARBEL_CQC_CQN, .wraps = true,
     },
     [ARBEL_CTX_SRQ] = {
         .name = "SRQ", .table = ARBEL_TBL_SRQC, .size = ARBEL_SRQC_SIZE,
@@ -49,6 +50,21 @@ static const ArbelCtxDesc arbel_ctx_kinds[ARBEL_CTX_KINDS] = {
         .query = ARBEL_OP_QUERY_SRQ,
     },
 };
+
+/*
+ * The slot of object @num: a CQ number's bits above log_num_cqs are not
+ * the hardware's (mthca allocates CQ numbers up to 2^24 - 1 with a round
+ * count above the table index, mthca_alloc_init in its cq code, and finds
+ * them by the low bits, mthca_array_get).
+ */
+static uint32_t arbel_ctx_index(ArbelState *s, ArbelCtxKind kind,
+                                uint32_t num)
+{
+    const ArbelCtxDesc *k = &arbel_ctx_kinds[kind];
+    uint32_t log = arbel_icm_table(s, k->table)->log_num;
+
+    return k->wraps && log < 32 ? num & ((1u << log) - 1) : num;
+}
 
 /**
  * arbel_ctx_reset - the hardware owns no object
@@ -96,9 +112,11 @@ uint8_t arbel_ctx_find(ArbelState *s, ArbelCtxKind kind, uint32_t num,
                        int want_hw, uint64_t *va)
 {
     const ArbelCtxDesc *k = &arbel_ctx_kinds[kind];
-    uint8_t st = arbel_icm_slot(s, k->table, num, k->size, va);
+    uint8_t st;
     bool hw;
 
+    num = arbel_ctx_index(s, kind, num);
+    st = arbel_icm_slot(s, k->table, num, k->size, va);
     if (st || want_hw < 0) {
         return st;
     }
@@ -169,6 +187,7 @@ uint8_t arbel_cmd_ctx(ArbelState *s, ArbelCmd *cmd)
     GHashTable *hw = s->ctxs.hw[kind];
     bool sw2hw = cmd->opcode == k->sw2hw;
     g_autofree uint8_t *ctx = NULL;
+    gpointer key;
     uint64_t va;
     uint8_t st;
 
@@ -200,10 +219,11 @@ uint8_t arbel_cmd_ctx(ArbelState *s, ArbelCmd *cmd)
     if (st || cmd->opcode == k->query) {
         return st;
     }
+    key = GUINT_TO_POINTER(arbel_ctx_index(s, kind, cmd->in_mod));
     if (sw2hw) {
-        g_hash_table_add(hw, GUINT_TO_POINTER(cmd->in_mod));
+        g_hash_table_add(hw, key);
     } else {
-        g_hash_table_remove(hw, GUINT_TO_POINTER(cmd->in_mod));
+        g_hash_table_remove(hw, key);
     }
     return ARBEL_ST_OK;
 }

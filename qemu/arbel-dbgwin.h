@@ -100,6 +100,7 @@
 #define ARBEL_XL_MTT_UNMAPPED           10
 #define ARBEL_XL_MTT_NOT_PRESENT        11
 #define ARBEL_XL_DMA_ERROR              12
+#define ARBEL_XL_PD                     13 /* the region's PD is not the QP's */
 #define ARBEL_XL_IDLE                   0xff
 
 /* Translation engine access types (ARBEL_DBG_XL_ACCESS) */

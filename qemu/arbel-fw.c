@@ -27,6 +27,7 @@
 #include "arbel-eq.h"
 #include "arbel-ctx.h"
 #include "arbel-objects.h"
+#include "arbel-dp.h"
 #include "arbel-fw.h"
 
 /* CQs, SRQs, QPs back to software, ports down (CLOSE_HCA, reset) */
@@ -34,6 +35,8 @@ static void arbel_objects_reset(ArbelState *s)
 {
     arbel_ctx_reset(s);
     arbel_qp_reset(s);
+    arbel_srq_reset(s);
+    arbel_dp_reset(s);
     arbel_ib_reset(s);
 }
 
@@ -45,6 +48,7 @@ void arbel_fw_fini(ArbelState *s)
 {
     arbel_ctx_fini(s);
     arbel_qp_fini(s);
+    arbel_srq_fini(s);
 }
 
 /**

@@ -139,3 +139,30 @@ uint8_t arbel_cmd_set_ib(ArbelState *s, ArbelCmd *cmd)
                                               ARBEL_SET_IB_CAP_MASK);
     return ARBEL_ST_OK;
 }
+
+/**
+ * arbel_ib_lid - the LID of @port, as the built-in subnet manager gave it
+ * @s: the device
+ * @port: 1 .. the "ports" property
+ *
+ * The fabric's SM numbers ports in order from the "lid" property: port n
+ * has LID lid + n - 1 (the SM is at LID 1, see arbel-mad.c).
+ *
+ * Return: the LID.
+ */
+uint16_t arbel_ib_lid(ArbelState *s, unsigned int port)
+{
+    return s->props.lid + port - 1;
+}
+
+/**
+ * arbel_ib_port_guid - the GUID of @port: the port-guid property + n - 1
+ * @s: the device
+ * @port: 1 .. the "ports" property
+ *
+ * Return: the GUID.
+ */
+uint64_t arbel_ib_port_guid(ArbelState *s, unsigned int port)
+{
+    return s->props.port_guid + port - 1;
+}

@@ -11,7 +11,9 @@
  */
 
 #include "qemu/osdep.h"
+#include "qemu/bswap.h"
 #include "arbel-state.h"
+#include "arbel-wqe.h"
 #include "arbel-dma.h"
 #include "arbel-icm.h"
 
@@ -228,4 +230,40 @@ uint8_t arbel_icm_slot(ArbelState *s, ArbelTableId id, uint32_t num,
         return ARBEL_ST_BAD_RESOURCE;
     }
     return ARBEL_ST_OK;
+}
+
+/**
+ * arbel_icm_db_read - the first dword of a doorbell record
+ * @s: the device
+ * @uar: the UAR whose context pages hold the record
+ * @index: the record's index in them (8 bytes each)
+ * @val: the dword, host order
+ *
+ * A record lives at the UARC base + @uar * (the UAR context size INIT_HCA
+ * gave) + @index * 8: mthca's memfree code (mthca_uarc_virt,
+ * mthca_alloc_db), which maps those pages with MAP_ICM.
+ *
+ * Return: 0, or the status of an unmapped page or a bad index.
+ */
+uint8_t arbel_icm_db_read(ArbelState *s, uint32_t uar, uint32_t index,
+                          uint32_t *val)
+{
+    const ArbelTable *t = &s->icm.tbl[ARBEL_TBL_UARC];
+    uint64_t per_uar, va;
+    uint8_t b[4], st;
+
+    if (t->log_num >= 32 || uar >= (1ull << t->log_num) || !t->size ||
+        t->size == UINT64_MAX) {
+        return ARBEL_ST_BAD_INDEX;
+    }
+    per_uar = t->size >> t->log_num;
+    if ((uint64_t)index * ARBEL_DB_REC_SIZE >= per_uar) {
+        return ARBEL_ST_BAD_INDEX;
+    }
+    va = t->base + uar * per_uar + (uint64_t)index * ARBEL_DB_REC_SIZE;
+    st = arbel_icm_read(s, va, b, sizeof(b));
+    if (!st) {
+        *val = ldl_be_p(b);
+    }
+    return st;
 }

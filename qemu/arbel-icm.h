@@ -26,6 +26,8 @@ uint8_t arbel_icm_write(ArbelState *s, uint64_t va, const void *buf,
                         uint64_t len);
 void arbel_icm_set_tables(ArbelState *s, const ArbelTable *t);
 const ArbelTable *arbel_icm_table(ArbelState *s, ArbelTableId id);
+uint8_t arbel_icm_db_read(ArbelState *s, uint32_t uar, uint32_t index,
+                          uint32_t *val);
 uint8_t arbel_icm_slot(ArbelState *s, ArbelTableId id, uint32_t num,
                        uint32_t entry, uint64_t *va);
 

@@ -15,7 +15,8 @@
  * The answers agree with QUERY_DEV_LIM (arbel-fw.c): ports, GUIDs per port
  * (GUIDCap = 2^ARBEL_LOG_NUM_GIDS), P_Keys (PartitionCap =
  * 2^ARBEL_LOG_NUM_PKEYS), MTU, widths and VLs.  Port n's GUID is the
- * port-guid property + n - 1.
+ * port-guid property + n - 1, its LID the lid property + n - 1
+ * (arbel-ib.c: the built-in subnet manager's numbering).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -24,6 +25,7 @@
 #include "qemu/bswap.h"
 #include "arbel-state.h"
 #include "arbel-dma.h"
+#include "arbel-objects.h"
 #include "arbel-mad.h"
 
 #define MAD_SIZE                256
@@ -46,7 +48,6 @@
 #define ATTR_PORT_INFO          0x0015
 #define ATTR_PKEY_TABLE         0x0016
 
-#define ARBEL_LID               1
 #define ARBEL_SM_LID            1
 #define ARBEL_VENDOR_OUI        0x0002c9
 
@@ -56,7 +57,7 @@
 static uint16_t arbel_mad_attr(ArbelState *s, unsigned int port,
                                uint16_t attr, uint32_t mod, uint8_t *d)
 {
-    uint64_t port_guid = s->props.port_guid + port - 1;
+    uint64_t port_guid = arbel_ib_port_guid(s, port);
 
     switch (attr) {
     case ATTR_NODE_DESC:
@@ -88,7 +89,7 @@ static uint16_t arbel_mad_attr(ArbelState *s, unsigned int port,
             return MAD_ST_INVALID_FIELD;
         }
         stq_be_p(d + 8, 0xfe80000000000000ULL);     /* GID prefix */
-        stw_be_p(d + 16, ARBEL_LID);
+        stw_be_p(d + 16, arbel_ib_lid(s, mod ? mod : port));
         stw_be_p(d + 18, ARBEL_SM_LID);
         stl_be_p(d + 20, 0x02510868);               /* capability mask */
         d[28] = mod ? mod : port;                   /* local port */

@@ -1,9 +1,9 @@
 /*
  * arbel-stub: the queue objects the firmware keeps: completion queues
  * (arbel-cq.c), shared receive queues (arbel-srq.c), QP and EE contexts
- * (arbel-qp.c), the send doorbell (arbel-send.c) and the IB ports
- * (arbel-ib.c).  Object modules: they sit
- * beside arbel-eq.c and call only services below them.
+ * (arbel-qp.c, arbel-qpc.c) and the IB ports (arbel-ib.c).  Object
+ * modules: they sit beside arbel-eq.c and call only services below them;
+ * the data path (arbel-dp.h) sits above them.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -19,8 +19,21 @@ void arbel_cq_complete(ArbelState *s, uint32_t cqn, const uint8_t *cqe,
                        bool solicited);
 void arbel_cq_doorbell(ArbelState *s, uint32_t cmd_cqn, uint32_t ci);
 
+/* a receive WQE the data path takes (arbel-srq.c, arbel-rq.c) */
+typedef struct ArbelRecvWqe {
+    uint32_t lkey;          /* of the queue's buffer */
+    uint64_t va;            /* the WQE's address in that region */
+    uint32_t size;          /* its stride in bytes */
+    uint32_t cqe_wqe;       /* what its CQE reports in the wqe field */
+    uint32_t pd;            /* the PD its scatter list's keys must have */
+} ArbelRecvWqe;
+
 /* arbel-srq.c */
+void arbel_srq_reset(ArbelState *s);
+void arbel_srq_fini(ArbelState *s);
 uint8_t arbel_cmd_arm_srq(ArbelState *s, ArbelCmd *cmd);
+uint8_t arbel_cmd_srq_ctx(ArbelState *s, ArbelCmd *cmd);
+bool arbel_srq_take(ArbelState *s, uint32_t srqn, ArbelRecvWqe *wqe);
 
 /* arbel-qp.c: QP states as the context's state field holds them */
 enum {
@@ -34,13 +47,18 @@ uint8_t arbel_cmd_modify_qp(ArbelState *s, ArbelCmd *cmd);
 uint8_t arbel_cmd_query_qp(ArbelState *s, ArbelCmd *cmd);
 uint8_t arbel_cmd_conf_special_qp(ArbelState *s, ArbelCmd *cmd);
 unsigned int arbel_qp_state_of(ArbelState *s, uint32_t qpn);
+ArbelQp *arbel_qp_find(ArbelState *s, uint32_t qpn, uint8_t *ctx);
+void arbel_qp_to_error(ArbelState *s, uint32_t qpn);
 
-/* arbel-send.c */
-void arbel_send_doorbell(ArbelState *s, uint32_t head_op, uint32_t qpn_size);
+/* arbel-qpc.c */
+void arbel_qpc_merge(uint8_t *cur, const uint8_t *in, uint32_t optmask,
+                     uint16_t opcode);
 
 /* arbel-ib.c */
 void arbel_ib_reset(ArbelState *s);
 bool arbel_ib_port_up(ArbelState *s, unsigned int port);
+uint16_t arbel_ib_lid(ArbelState *s, unsigned int port);
+uint64_t arbel_ib_port_guid(ArbelState *s, unsigned int port);
 uint8_t arbel_cmd_init_ib(ArbelState *s, ArbelCmd *cmd);
 uint8_t arbel_cmd_close_ib(ArbelState *s, ArbelCmd *cmd);
 uint8_t arbel_cmd_set_ib(ArbelState *s, ArbelCmd *cmd);

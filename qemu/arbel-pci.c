@@ -36,6 +36,7 @@
 static void arbel_fw_full_reset(ArbelState *s)
 {
     arbel_hcr_reset(s);
+    g_hash_table_remove_all(s->uar.latch);
     arbel_fw_reset(s);
     arbel_dbg_reset(s);
     arbel_eq_reset(s);
@@ -162,6 +163,7 @@ static void arbel_bar2_write(void *opaque, hwaddr addr, uint64_t val,
                              unsigned size)
 {
     ArbelState *s = opaque;
+    hwaddr off;
 
     if (size != 4 && size != 8) {
         qemu_log_mask(LOG_GUEST_ERROR,
@@ -170,21 +172,42 @@ static void arbel_bar2_write(void *opaque, hwaddr addr, uint64_t val,
         return;
     }
     /*
-     * Every doorbell is traced; the send doorbell completes its WQEs and
-     * the CQ doorbell arms a CQ, each one 64-bit big-endian store as
-     * mthca rings them.  Arbel has no receive doorbell (receives are
-     * posted through doorbell records), so nothing else executes
-     * (Documentation/arbel-stub.rst, "Send completions").
+     * Every doorbell is traced.  The send doorbell (0x10) runs the send
+     * engine, the CQ doorbell (0x20) arms a CQ: one 64-bit big-endian
+     * store as mthca and libmthca ring them on 64-bit hosts, or two 32-bit
+     * stores, the high dword first, as mthca_write64 does on 32-bit hosts
+     * and iPXE always does; the first is held until the second comes.
+     * Arbel has no receive doorbell (receives are posted through doorbell
+     * records).  Documentation/arbel-stub.rst, "Data path".
      */
     trace_arbel_doorbell(arbel_trace_seq(s), addr / ARBEL_UAR_PAGE,
                          addr % ARBEL_UAR_PAGE, size, size * 2, val);
-    if (size != 8) {
-        arbel_unconfirmed(s, "32-bit doorbell store: not executed");
-        return;
+    off = addr % ARBEL_UAR_PAGE;
+    if (size == 4) {
+        hwaddr db = addr & ~(hwaddr)7;
+        gpointer key = GUINT_TO_POINTER((guint)db);
+        uint64_t *hi = g_hash_table_lookup(s->uar.latch, key);
+
+        if (off % 8 == 0) {
+            if (!hi) {
+                hi = g_new(uint64_t, 1);
+                g_hash_table_insert(s->uar.latch, key, hi);
+            }
+            *hi = val;
+            return;
+        }
+        if (!hi) {
+            arbel_unconfirmed(s, "doorbell low dword at 0x%" HWADDR_PRIx
+                              " without its high dword: ignored", addr);
+            return;
+        }
+        val = *hi << 32 | (uint32_t)val;
+        g_hash_table_remove(s->uar.latch, key);
+        off &= ~(hwaddr)7;
     }
-    switch (addr % ARBEL_UAR_PAGE) {
+    switch (off) {
     case ARBEL_UAR_SEND_DB:
-        arbel_send_doorbell(s, val >> 32, (uint32_t)val);
+        arbel_sq_doorbell(s, val >> 32, (uint32_t)val);
         break;
     case ARBEL_UAR_CQ_DB:
         arbel_cq_doorbell(s, val >> 32, (uint32_t)val);
@@ -243,6 +266,9 @@ static void arbel_realize(PCIDevice *pdev, Error **errp)
     }
 
     arbel_hcr_init(s);
+    arbel_dp_init(s);
+    s->uar.latch = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+                                         g_free);
     arbel_icm_init(s);
     arbel_fwmem_init(s);
     arbel_fault_reset(s);
@@ -255,6 +281,9 @@ static void arbel_exit(PCIDevice *pdev)
 
     arbel_fw_full_reset(s);
     arbel_fw_fini(s);
+    arbel_dp_fini(s);
+    g_hash_table_destroy(s->uar.latch);
+    s->uar.latch = NULL;
     arbel_hcr_fini(s);
     arbel_fwmem_fini(s);
     arbel_icm_fini(s);
@@ -291,6 +320,7 @@ static Property arbel_properties[] = {
                        ARBEL_FW_PAGES_DEFAULT),
     DEFINE_PROP_UINT8("ports", ArbelState, props.num_ports,
                       ARBEL_PORTS_DEFAULT),
+    DEFINE_PROP_UINT16("lid", ArbelState, props.lid, 1),
     DEFINE_PROP_UINT32("fail-opcode", ArbelState, props.faults.fail_opcode, 0),
     DEFINE_PROP_UINT32("fail-status", ArbelState, props.faults.fail_status,
                        ARBEL_ST_INTERNAL_ERR),

@@ -1,6 +1,7 @@
 /*
  * arbel-stub: QP (and EE) contexts as firmware objects: the state
- * transitions, QUERY_QPEE and CONF_SPECIAL_QP (no data path).
+ * transitions, QUERY_QPEE and CONF_SPECIAL_QP, and the record the data
+ * path keeps of each QP (ArbelQp).
  *
  * A QP's context (0x100 bytes) lives in ICM at the QPC base + qpn * 0x100,
  * an EE's at the EEC base (INIT_HCA gives the bases and log2 counts).  A
@@ -9,7 +10,9 @@
  * ICM with the new state in bits 31:28 of its first dword.  The firmware
  * keeps each QP's state itself (ArbelQps; a QP it never saw is in RST),
  * and refuses a transition whose source state is not the current one with
- * status 0x10 (bad QP/EE state).  Which transition runs from which state:
+ * status 0x10 (bad QP/EE state).  RST2INIT takes the whole context; later
+ * transitions only the fields they require or the mask names
+ * (arbel-qpc.c).  Which transition runs from which state:
  * mthca's cmd code mthca_MODIFY_QP (its op[cur][next] table); ERR2RST and 2ERR
  * run from any state.  in_mod: qpn in bits 23:0, bit 24 set for an EE,
  * bit 31 the SQ-drained event request of RTS2SQD.  Documentation/
@@ -57,7 +60,8 @@ static const ArbelQpMove arbel_qp_moves[] = {
 void arbel_qp_reset(ArbelState *s)
 {
     if (!s->qps.state) {
-        s->qps.state = g_hash_table_new(g_direct_hash, g_direct_equal);
+        s->qps.state = g_hash_table_new_full(g_direct_hash, g_direct_equal,
+                                             NULL, g_free);
     }
     g_hash_table_remove_all(s->qps.state);
     memset(s->qps.special, 0, sizeof(s->qps.special));
@@ -75,20 +79,44 @@ void arbel_qp_fini(ArbelState *s)
     }
 }
 
-static unsigned int arbel_qp_state(ArbelState *s, uint32_t key)
+/*
+ * The slot of QP @qpn: its bits above log_num_qps are not the hardware's
+ * (mthca allocates QP numbers up to 2^24 - 1 with a round count above the
+ * table index and finds them by the low bits: mthca_alloc_init and
+ * mthca_array_get in its qp code).
+ */
+static uint32_t arbel_qp_index(ArbelState *s, uint32_t qpn)
 {
-    return GPOINTER_TO_UINT(g_hash_table_lookup(s->qps.state,
-                                                GUINT_TO_POINTER(key)));
+    uint32_t log = arbel_icm_table(s, ARBEL_TBL_QPC)->log_num;
+
+    qpn &= ARBEL_QP_NUM_MASK;
+    return log < 24 ? qpn & ((1u << log) - 1) : qpn;
 }
 
+static unsigned int arbel_qp_state(ArbelState *s, uint32_t key)
+{
+    ArbelQp *qp = g_hash_table_lookup(s->qps.state, GUINT_TO_POINTER(key));
+
+    return qp ? qp->state : ARBEL_QPS_RST;
+}
+
+/*
+ * A QP leaving RST starts with empty work queues; one going back to RST is
+ * forgotten.  Any other transition keeps the data path's positions.
+ */
 static void arbel_qp_set_state(ArbelState *s, uint32_t key, unsigned int st)
 {
+    ArbelQp *qp = g_hash_table_lookup(s->qps.state, GUINT_TO_POINTER(key));
+
     if (st == ARBEL_QPS_RST) {
         g_hash_table_remove(s->qps.state, GUINT_TO_POINTER(key));
-    } else {
-        g_hash_table_insert(s->qps.state, GUINT_TO_POINTER(key),
-                            GUINT_TO_POINTER(st));
+        return;
     }
+    if (!qp) {
+        qp = g_new0(ArbelQp, 1);
+        g_hash_table_insert(s->qps.state, GUINT_TO_POINTER(key), qp);
+    }
+    qp->state = st;
 }
 
 /**
@@ -100,7 +128,30 @@ static void arbel_qp_set_state(ArbelState *s, uint32_t key, unsigned int st)
  */
 unsigned int arbel_qp_state_of(ArbelState *s, uint32_t qpn)
 {
-    return arbel_qp_state(s, qpn & ARBEL_QP_NUM_MASK);
+    return arbel_qp_state(s, arbel_qp_index(s, qpn));
+}
+
+/**
+ * arbel_qp_find - the firmware's record of QP @qpn, with its context
+ * @s: the device
+ * @qpn: the QP number (bits 23:0)
+ * @ctx: ARBEL_QPC_SIZE bytes: the context, read from ICM
+ *
+ * Return: the record, or NULL for a QP in RST or one whose context cannot
+ * be read.
+ */
+ArbelQp *arbel_qp_find(ArbelState *s, uint32_t qpn, uint8_t *ctx)
+{
+    ArbelQp *qp;
+    uint64_t va;
+
+    qpn = arbel_qp_index(s, qpn);
+    qp = g_hash_table_lookup(s->qps.state, GUINT_TO_POINTER(qpn));
+    if (!qp || arbel_icm_slot(s, ARBEL_TBL_QPC, qpn, ARBEL_QPC_SIZE, &va) ||
+        arbel_icm_read(s, va, ctx, ARBEL_QPC_SIZE)) {
+        return NULL;
+    }
+    return qp;
 }
 
 /* the QP or EE of in_mod: its state key and ICM context address */
@@ -108,10 +159,12 @@ static uint8_t arbel_qp_slot(ArbelState *s, ArbelCmd *cmd, uint32_t *key,
                              uint64_t *va)
 {
     bool ee = cmd->in_mod & ARBEL_QP_IS_EE;
+    uint32_t num = ee ? cmd->in_mod & ARBEL_QP_NUM_MASK :
+                        arbel_qp_index(s, cmd->in_mod);
 
-    *key = cmd->in_mod & (ARBEL_QP_NUM_MASK | ARBEL_QP_IS_EE);
-    return arbel_icm_slot(s, ee ? ARBEL_TBL_EEC : ARBEL_TBL_QPC,
-                          cmd->in_mod & ARBEL_QP_NUM_MASK, ARBEL_QPC_SIZE, va);
+    *key = num | (ee ? ARBEL_QP_IS_EE : 0);
+    return arbel_icm_slot(s, ee ? ARBEL_TBL_EEC : ARBEL_TBL_QPC, num,
+                          ARBEL_QPC_SIZE, va);
 }
 
 static void arbel_qpc_set_state(uint8_t *ctx, unsigned int st)
@@ -184,16 +237,22 @@ uint8_t arbel_cmd_modify_qp(ArbelState *s, ArbelCmd *cmd)
         cmd->note = "bad-qp-state";
         return ARBEL_ST_BAD_QPEE_STATE;
     }
+    if (!m->inbox || cmd->opcode != ARBEL_OP_RST2INIT_QPEE) {
+        st = arbel_icm_read(s, va, ctx, sizeof(ctx));
+        if (st) {
+            return st;
+        }
+    }
     if (m->inbox) {
         st = arbel_inbox_read(s, cmd, ARBEL_QP_PARAM_HDR + ARBEL_QPC_SIZE);
         if (st) {
             return st;
         }
-        memcpy(ctx, cmd->inbox + ARBEL_QP_PARAM_HDR, sizeof(ctx));
-    } else {
-        st = arbel_icm_read(s, va, ctx, sizeof(ctx));
-        if (st) {
-            return st;
+        if (cmd->opcode == ARBEL_OP_RST2INIT_QPEE) {
+            memcpy(ctx, cmd->inbox + ARBEL_QP_PARAM_HDR, sizeof(ctx));
+        } else {
+            arbel_qpc_merge(ctx, cmd->inbox + ARBEL_QP_PARAM_HDR,
+                            ldl_be_p(cmd->inbox), cmd->opcode);
         }
     }
     if (m->to == ARBEL_QPS_RST) {
@@ -209,6 +268,29 @@ uint8_t arbel_cmd_modify_qp(ArbelState *s, ArbelCmd *cmd)
         arbel_qp_set_state(s, key, m->to);
     }
     return st;
+}
+
+/**
+ * arbel_qp_to_error - the data path moves QP @qpn to ERR (a completion in
+ * error), its context in ICM with it
+ * @s: the device
+ * @qpn: the QP number (bits 23:0)
+ */
+void arbel_qp_to_error(ArbelState *s, uint32_t qpn)
+{
+    uint8_t ctx[ARBEL_QPC_SIZE];
+    uint64_t va;
+
+    qpn = arbel_qp_index(s, qpn);
+    if (arbel_qp_state(s, qpn) == ARBEL_QPS_RST ||
+        arbel_icm_slot(s, ARBEL_TBL_QPC, qpn, ARBEL_QPC_SIZE, &va) ||
+        arbel_icm_read(s, va, ctx, sizeof(ctx))) {
+        return;
+    }
+    arbel_qpc_set_state(ctx, ARBEL_QPS_ERR);
+    if (!arbel_icm_write(s, va, ctx, sizeof(ctx))) {
+        arbel_qp_set_state(s, qpn, ARBEL_QPS_ERR);
+    }
 }
 
 /**

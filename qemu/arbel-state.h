@@ -46,6 +46,7 @@ typedef struct ArbelProps {
     uint64_t port_guid;
     uint32_t fw_pages;
     uint8_t num_ports;      /* 1 or 2 */
+    uint16_t lid;           /* port 1's LID; port n has lid + n - 1 */
     bool msix;              /* MSI-X capability present */
     ArbelFaults faults;     /* fault injection armed at reset */
 } ArbelProps;
@@ -97,6 +98,8 @@ typedef struct ArbelXlReq {
     uint64_t len;
     bool to_region;         /* write the region (else read it) */
     bool check_only;        /* translate, move nothing */
+    bool check_pd;          /* the region's PD must be @pd (a QP's) */
+    uint32_t pd;
     uint32_t index;         /* out: MPT slot */
     uint64_t pa;            /* out: PA of the first byte */
 } ArbelXlReq;
@@ -158,11 +161,50 @@ typedef struct ArbelCtxs {
     GHashTable *hw[ARBEL_CTX_KINDS];    /* num: SW2HW done, HW2SW not yet */
 } ArbelCtxs;
 
-/* arbel-qp.c: QP (and EE) states and the special QPs */
+/*
+ * arbel-qp.c: what the firmware keeps of a QP (or EE) beside its context:
+ * its state and the data path's positions in its work queues
+ */
+typedef struct ArbelQp {
+    uint8_t state;          /* ARBEL_QPS_* */
+    bool stalled;           /* an RNR NAK holds the send queue */
+    bool comm_est;          /* the communication established event fired */
+    uint8_t rnr_naks;       /* RNR NAKs the head WQE got so far */
+    uint16_t sq_next;       /* the next send WQE to execute (a counter) */
+    uint16_t sq_end;        /* one past the last WQE a doorbell posted */
+    uint16_t db_head;       /* the latest send doorbell's first WQE, */
+    uint8_t db_op;          /*   its opcode, */
+    uint8_t db_size;        /*   its size in 16-byte units, */
+    bool db_fence;          /*   its fence bit */
+    uint16_t rq_next;       /* receive WQEs consumed (a counter) */
+} ArbelQp;
+
+/* arbel-qp.c: QP (and EE) records and the special QPs */
 typedef struct ArbelQps {
-    GHashTable *state;      /* qpn | is_ee << 24 -> ARBEL_QPS_*; absent: RST */
+    GHashTable *state;      /* qpn | is_ee << 24 -> ArbelQp; absent: RST */
     uint32_t special[4];    /* CONF_SPECIAL_QP base by op_mod, 0 = none */
 } ArbelQps;
+
+/* arbel-srq.c: the data path's position in a hardware-owned SRQ */
+typedef struct ArbelSrqRt {
+    uint16_t consumed;      /* WQEs taken (the doorbell record counts) */
+    int32_t last;           /* the last WQE taken, -1: none yet */
+} ArbelSrqRt;
+
+typedef struct ArbelSrqs {
+    GHashTable *rt;         /* srqn -> ArbelSrqRt */
+} ArbelSrqs;
+
+/* arbel-sq.c: the send engine's timer and counters */
+typedef struct ArbelDp {
+    QEMUTimer *rnr_timer;   /* retries the QPs an RNR NAK stalled */
+    GHashTable *stalled;    /* qpn -> qpn: the QPs it retries */
+    uint64_t cqes;          /* CQEs written */
+    uint64_t wqes;          /* send WQEs executed */
+    uint64_t recvs;         /* receive WQEs consumed */
+    uint64_t errors;        /* error CQEs written */
+    uint64_t bytes;         /* payload bytes moved */
+} ArbelDp;
 
 /* arbel-ib.c: the IB ports (INIT_IB / CLOSE_IB / SET_IB) */
 typedef struct ArbelPorts {
@@ -198,11 +240,17 @@ typedef struct ArbelDbg {
     uint32_t xl_count;
 } ArbelDbg;
 
+/* arbel-pci.c: doorbells rung as two 32-bit stores, first halves held */
+typedef struct ArbelUar {
+    GHashTable *latch;      /* doorbell address -> first dword | 1 << 32 */
+} ArbelUar;
+
 struct ArbelState {
     PCIDevice parent_obj;
 
     MemoryRegion bar0;      /* arbel-pci.c */
     MemoryRegion bar2;      /* arbel-pci.c */
+    ArbelUar uar;           /* arbel-pci.c */
 
     ArbelProps props;
     ArbelTrace trace;
@@ -213,6 +261,8 @@ struct ArbelState {
     ArbelEqs eqs;
     ArbelCtxs ctxs;
     ArbelQps qps;
+    ArbelSrqs srqs;
+    ArbelDp dp;
     ArbelPorts ports;
     ArbelCatas catas;
     ArbelFw fw;

@@ -31,6 +31,8 @@
 #include "arbel-catas.h"
 #include "arbel-mad.h"
 #include "arbel-objects.h"
+#include "arbel-wqe.h"
+#include "arbel-dp.h"
 #include "arbel-fw.h"
 #include "arbel-cmd.h"
 #include "arbel-hcr.h"

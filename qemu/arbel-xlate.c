@@ -102,6 +102,10 @@ uint32_t arbel_xlate_rw(ArbelState *s, ArbelXlReq *req, void *buf)
     if (!(d[ARBEL_MPT_DW_FLAGS] & ARBEL_MPT_D0_RW)) {
         return ARBEL_XL_NOT_REGION;
     }
+    if (req->check_pd && (d[ARBEL_MPT_DW_PD] & ARBEL_MPT_D3_PD_MASK) !=
+                         (req->pd & ARBEL_MPT_D3_PD_MASK)) {
+        return ARBEL_XL_PD;
+    }
     if (!(d[ARBEL_MPT_DW_FLAGS] & right)) {
         return ARBEL_XL_ACCESS;
     }

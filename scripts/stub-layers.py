@@ -56,11 +56,14 @@ LAYERS = [
         'catas': ['arbel-catas.c', 'arbel-catas.h'],
         'mad': ['arbel-mad.c', 'arbel-mad.h'],
         'cq': ['arbel-cq.c'],
-        'qp': ['arbel-qp.c'],
-        'send': ['arbel-send.c'],
+        'qp': ['arbel-qp.c', 'arbel-qpc.c'],
         'srq': ['arbel-srq.c'],
         'ib': ['arbel-ib.c'],
         'objects': ['arbel-objects.h'],
+    }),
+    ('data path', {
+        'dp': ['arbel-sq.c', 'arbel-rq.c', 'arbel-fabric.c', 'arbel-cqe.c',
+               'arbel-dp.h'],
     }),
     ('firmware', {
         'fw': ['arbel-fw.c', 'arbel-fwmem.c', 'arbel-fw.h'],
@@ -79,7 +82,7 @@ LAYERS = [
 
 # Headers every layer may include: facts, the state layout, the register
 # map of the debug window.  They include no other arbel header but these.
-BASE = ['arbel-hw.h', 'arbel-state.h', 'arbel-dbgwin.h']
+BASE = ['arbel-hw.h', 'arbel-state.h', 'arbel-dbgwin.h', 'arbel-wqe.h']
 
 # ArbelState member -> the module that owns it (None: anyone may read)
 OWNERS = {
@@ -87,7 +90,7 @@ OWNERS = {
     'trace': 'trace', 'faults': 'fault', 'irq': 'irq', 'icm': 'icm',
     'tpt': 'tpt', 'eqs': 'eq', 'catas': 'catas', 'fw': 'fw', 'disp': 'cmd',
     'hcr': 'hcr', 'dbg': 'dbgwin', 'ctxs': 'ctx', 'qps': 'qp',
-    'ports': 'ib',
+    'ports': 'ib', 'srqs': 'srq', 'dp': 'dp', 'uar': 'pci',
 }
 
 

@@ -15,7 +15,7 @@
  * cqn, then the consumer index: CQEs past it fire the event at once.
  * Sources: mthca's cq code (mthca_init_cq, mthca_free_cq, mthca_resize_cq,
  * struct mthca_cqe, mthca_arbel_arm_cq), mthca's cmd code, see
- * Documentation/arbel-stub.rst "Queue objects" and "Send completions".
+ * Documentation/arbel-stub.rst "Queue objects" and "Data path".
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -4,8 +4,8 @@
  *
  * A base header, like arbel-hw.h: every layer may include it.  Byte
  * offsets and bits, each from the structure named beside it: iPXE's
- * MT25218_PRM.h (arbelprm_wqe_segment_*_st, arbelprm_completion_queue_
- * entry_st) and mthca's mirrors of them (mthca_wqe.h's segments,
+ * Arbel PRM header (arbelprm_wqe_segment_*_st, arbelprm_completion_queue_
+ * entry_st) and mthca's mirrors of them (its wqe header's segments,
  * struct mthca_qp_context / mthca_qp_path, struct mthca_cqe /
  * mthca_err_cqe, struct mthca_cq_context, struct mthca_arbel_srq_context,
  * struct mthca_av).  Documentation/arbel-stub.rst "Data path".

@@ -55,13 +55,14 @@ class MthcaDevinfo(unittest.TestCase):
         self.assertEqual(got, want)
 
     def test_ports(self):
-        """Each port: active, link up, 4X, MTU 2048, VL0-7, LID 1, GID[0]
+        """Each port: active, link up, 4X, MTU 2048, VL0-7, LID n (the stub's
+        subnet manager numbers port n from its lid property, 1), GID[0]
         fe80::port GUID (+ port - 1)."""
         self.assertEqual(len(self.port_parts), self.ports, self.info)
         for i, part in enumerate(self.port_parts, start=1):
             with self.subTest(port=i):
                 want = {'state': 'PORT_ACTIVE (4)', 'max_mtu': '2048 (4)',
-                        'active_mtu': '2048 (4)', 'port_lid': '1',
+                        'active_mtu': '2048 (4)', 'port_lid': str(i),
                         'max_vl_num': '8 (4)', 'active_width': '4X (2)',
                         'phys_state': 'LINK_UP (5)'}
                 got = {n: self.field(part, n) for n in want}

@@ -7,7 +7,11 @@
  * mthca's cmd code mthca_MODIFY_QP), QUERY_QPEE, ERR2RST with and without its
  * outbox (op_mod 2 / 3), CONF_SPECIAL_QP.  The mailbox: mthca's qp code struct
  * mthca_qp_param (opt_param_mask, a reserved dword, then the context,
- * whose first dword holds the state in bits 31:28).
+ * whose first dword holds the state in bits 31:28).  RST2INIT takes the
+ * whole context; later transitions only the fields they require (IBTA
+ * vol. 1 table 91: the remote QPN at INIT2RTR) and those the mask names
+ * (mthca's MTHCA_QP_OPTPAR_Q_KEY, bit 5: the Q_Key at 0xa8), so the
+ * marker (local_qpn, at 0x10) set at RST2INIT stays.
  */
 #include <stdio.h>
 
@@ -30,6 +34,9 @@
 
 #define QP_EE			(1u << 24)
 #define MARK			0x00c0ffee	/* context dword at 0x10 */
+#define CTX_REMOTE_QPN		0x14
+#define CTX_QKEY		0xa8
+#define OPT_Q_KEY		(1u << 5)
 
 enum { RST, INIT, RTR, RTS, SQE, SQD, ERR };
 
@@ -74,9 +81,39 @@ static void step(uint16_t op, const char *opname, unsigned int from,
 	check_status(move(op, 0, 0, MARK + to), ST_OK, opname);
 	snprintf(name, sizeof(name), "%s: QUERY_QPEE shows %s and the context",
 		 opname, state_name[to]);
-	/* 2ERR and RTS2SQD take no context: the one in ICM stays */
-	check_query(to, op == OP_2ERR || op == OP_RTS2SQD ? MARK + RTS :
-		    MARK + to, name);
+	/* only RST2INIT takes the local QPN: the one in ICM stays */
+	check_query(to, MARK + INIT, name);
+}
+
+/* a field a transition requires, a field only the mask brings */
+static void merge(void)
+{
+	unsigned int st;
+
+	memset(outbox->va, 0, 0x108);
+	cmd(OP_QUERY_QPEE, 0, 0, 0, outbox->pa);
+	ktap_test_check(get32(outbox->va + 8 + CTX_REMOTE_QPN) == 0x1234,
+			"INIT2RTR took the remote QPN it requires",
+			"remote QPN 0x%x", get32(outbox->va + 8 + CTX_REMOTE_QPN));
+	memset(inbox->va, 0, 0x108);
+	put32(inbox->va + 8 + CTX_QKEY, 0x11111111);
+	st = cmd(OP_RTS2RTS, 0, inbox->pa, 0, 0);
+	memset(outbox->va, 0, 0x108);
+	cmd(OP_QUERY_QPEE, 0, 0, 0, outbox->pa);
+	ktap_test_check(st == ST_OK &&
+			get32(outbox->va + 8 + CTX_QKEY) == 0x22222222,
+			"RTS2RTS without the Q_Key mask bit keeps the Q_Key",
+			"status 0x%02x Q_Key 0x%08x", st,
+			get32(outbox->va + 8 + CTX_QKEY));
+	put32(inbox->va, OPT_Q_KEY);
+	st = cmd(OP_RTS2RTS, 0, inbox->pa, 0, 0);
+	memset(outbox->va, 0, 0x108);
+	cmd(OP_QUERY_QPEE, 0, 0, 0, outbox->pa);
+	ktap_test_check(st == ST_OK &&
+			get32(outbox->va + 8 + CTX_QKEY) == 0x11111111,
+			"RTS2RTS with mask bit 5 takes the Q_Key",
+			"status 0x%02x Q_Key 0x%08x", st,
+			get32(outbox->va + 8 + CTX_QKEY));
 }
 
 static void special(void)
@@ -98,8 +135,9 @@ void suite_qp(void)
 	ktap_print_msg("suite: qp");
 	check_status(move(OP_RST2INIT, 0, 0, MARK), ST_BAD_RESOURCE,
 		     "RST2INIT with the context ICM unmapped -> 0x05");
-	check_status(move(OP_RST2INIT, 0, 1, MARK), ST_BAD_INDEX,
-		     "RST2INIT qpn >= 2^log_num_qps (INIT_HCA) -> 0x0a");
+	check_status(move(OP_RST2INIT, 0, 1, MARK), ST_BAD_RESOURCE,
+		     "RST2INIT qpn 1 of a 1-QP table is QP 0 (mthca's QP numbers "
+		     "carry bits above the index), ICM unmapped -> 0x05");
 	check_status(move(OP_RST2INIT, 0, QP_EE, MARK), ST_BAD_RESOURCE,
 		     "RST2INIT of EE 0 (bit 24), EEC ICM unmapped -> 0x05");
 	check_status(map_pages(OP_MAP_ICM, &pg, 1, QPC_BASE), ST_OK,
@@ -111,15 +149,27 @@ void suite_qp(void)
 	check_status(move(OP_RST2INIT, 1, 0, MARK), ST_BAD_OP,
 		     "RST2INIT op_mod 1 -> 0x02");
 
-	step(OP_RST2INIT, "RST2INIT", RST, INIT, 0, NULL);
+	memset(inbox->va, 0, 0x108);
+	put32(inbox->va + 8 + 0x10, MARK + INIT);
+	put32(inbox->va + 8 + CTX_QKEY, 0x22222222);
+	check_status(cmd(OP_RST2INIT, 0, inbox->pa, 0, 0), ST_OK, "RST2INIT");
+	check_query(INIT, MARK + INIT,
+		    "RST2INIT: QUERY_QPEE shows INIT and the context");
 	ktap_test_check(get32(pg->va) >> 28 == INIT &&
 			get32(pg->va + 0x10) == MARK + INIT,
 			"RST2INIT: the context in ICM at qpc_base, state INIT",
 			"flags 0x%08x marker 0x%08x", get32(pg->va),
 			get32(pg->va + 0x10));
 	step(OP_INIT2INIT, "INIT2INIT", INIT, INIT, OP_RST2INIT, "RST2INIT");
-	step(OP_INIT2RTR, "INIT2RTR", INIT, RTR, OP_RTR2RTS, "RTR2RTS");
+	check_status(move(OP_RTR2RTS, 0, 0, MARK), ST_BAD_QPEE_STATE,
+		     "RTR2RTS in INIT -> 0x10");
+	memset(inbox->va, 0, 0x108);
+	put32(inbox->va + 8 + CTX_REMOTE_QPN, 0x1234);
+	check_status(cmd(OP_INIT2RTR, 0, inbox->pa, 0, 0), ST_OK, "INIT2RTR");
+	check_query(RTR, MARK + INIT,
+		    "INIT2RTR: QUERY_QPEE shows RTR and the context");
 	step(OP_RTR2RTS, "RTR2RTS", RTR, RTS, OP_INIT2RTR, "INIT2RTR");
+	merge();
 	step(OP_RTS2RTS, "RTS2RTS", RTS, RTS, OP_SQERR2RTS, "SQERR2RTS");
 	step(OP_RTS2SQD, "RTS2SQD", RTS, SQD, OP_SQD2SQD, "SQD2SQD");
 	step(OP_SQD2SQD, "SQD2SQD", SQD, SQD, OP_RTS2RTS, "RTS2RTS");
@@ -134,15 +184,15 @@ void suite_qp(void)
 	check_status(cmd(OP_ERR2RST, 2, 0, 0, outbox->pa), ST_OK,
 		     "ERR2RST op_mod 2");
 	ktap_test_check(get32(outbox->va + 8) >> 28 == ERR &&
-			get32(outbox->va + 8 + 0x10) == MARK + RTS,
+			get32(outbox->va + 8 + 0x10) == MARK + INIT,
 			"ERR2RST op_mod 2: the context before the reset in the outbox",
 			"state %u marker 0x%08x", get32(outbox->va + 8) >> 28,
 			get32(outbox->va + 8 + 0x10));
-	check_query(RST, MARK + RTS, "ERR2RST: QUERY_QPEE shows RST");
+	check_query(RST, MARK + INIT, "ERR2RST: QUERY_QPEE shows RST");
 	check_status(cmd(OP_2ERR, 0, 0, 0, 0), ST_OK, "2ERR from RST");
 	check_status(cmd(OP_ERR2RST, 3, 0, 0, 0), ST_OK,
 		     "ERR2RST op_mod 3, no outbox");
-	check_query(RST, MARK + RTS, "ERR2RST op_mod 3: QUERY_QPEE shows RST");
+	check_query(RST, MARK + INIT, "ERR2RST op_mod 3: QUERY_QPEE shows RST");
 	special();
 	check_status(cmd(OP_UNMAP_ICM, 0, QPC_BASE, 1, 0), ST_OK,
 		     "UNMAP_ICM the QP context page");

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * arbel-conformance suite "send": send WQEs on a UD QP complete as CQEs,
- * and an armed CQ posts its completion event (Documentation/arbel-stub.rst
- * "Send completions").  One region at iova 0 over three pages, as mthca
+ * and an armed CQ posts its completion event; an RC send nothing answers
+ * completes in error (Documentation/arbel-stub.rst "Data path").  One region at iova 0 over three pages, as mthca
  * maps its queue buffers: the send queue (4 WQEs of 64 bytes at 0x400,
  * after a 1 KiB receive queue), the CQ (8 CQEs of 32 bytes at 0x1000) and
  * an EQ (8 EQEs at 0x2000).
@@ -35,6 +35,7 @@
 #define OP_RTS2RTS		0x01c
 #define OP_2ERR			0x01e
 #define OP_ERR2RST		0x021
+#define OP_QUERY_QPEE		0x022
 
 #define SEND_MPT_IDX		(RSVD_MPT + 42)
 #define SEND_MTT		(MTT_BASE + 0x400)
@@ -48,6 +49,10 @@
 #define OPC_SEND		0x0a
 #define OPC_SEND_IMM		0x0b
 #define NEXT_CQ_UPDATE		(1u << 3)
+#define NEXT_DBD		(1u << 7)
+#define WQE_UNITS		4
+#define SYN_RETRY_EXC		0x15
+#define CQE_ERR_SEND		0xff
 #define NEXT_SOLICIT		(1u << 1)
 #define CQ_DB_REQ_NOT_SOL	1u
 #define CQ_DB_REQ_NOT		2u
@@ -81,7 +86,12 @@ static void ring(unsigned int off, uint32_t hi, uint32_t lo)
 		htobe64((uint64_t)hi << 32 | lo);
 }
 
-/* WQE @idx: its next segment -- the next WQE's opcode, its flags */
+/*
+ * WQE @idx: its next segment -- the next WQE's opcode and size (4 units of
+ * 16 bytes: the next segment and the 48-byte UD segment, no data segment;
+ * DBD set, as mthca_arbel_post_send links them), its flags; the UD segment
+ * all zero: DLID 0, which no port has
+ */
 static void wqe(unsigned int idx, uint8_t next_op, uint32_t flags)
 {
 	uint8_t *w = wq->va + SQ_BASE + (idx % (1u << SQ_LOG)) * 64;
@@ -89,13 +99,14 @@ static void wqe(unsigned int idx, uint8_t next_op, uint32_t flags)
 
 	memset(w, 0, 64);
 	put32(w + 0x00, next | next_op);
+	put32(w + 0x04, NEXT_DBD | WQE_UNITS);
 	put32(w + 0x08, flags);
 }
 
 /* the send doorbell: @n WQEs from @head, the first of opcode @op */
 static void send_db(unsigned int head, unsigned int n, uint8_t op)
 {
-	ring(DB_SEND, n << 24 | (head & 0xffff) << 8 | op, 0u << 8 | 4);
+	ring(DB_SEND, n << 24 | (head & 0xffff) << 8 | op, 0u << 8 | WQE_UNITS);
 }
 
 /* a QP 0 transition with the UD (or @st) context of this suite */
@@ -223,28 +234,65 @@ static void events(void)
 		       "armed for solicited: a send's CQE is never solicited, even with SE set");
 }
 
-/* SSC, a QP not in RTS, an RC QP, a CQ whose buffer the key refuses */
+/* CQE @n: send WQE @idx completed in error with @syn, software-owned */
+static void check_err_cqe(unsigned int n, unsigned int idx, uint8_t syn,
+			  const char *name)
+{
+	const uint8_t *e = cqe(n);
+
+	ktap_test_check(!(e[0x1f] & 0x80) && get32(e) == 0 &&
+			e[0x10] == syn && e[0x1c] == CQE_ERR_SEND &&
+			get32(e + 0x18) == SQ_BASE + idx * 64, name,
+			"owner 0x%02x qpn 0x%06x syndrome 0x%02x opcode 0x%02x wqe 0x%x",
+			e[0x1f], get32(e), e[0x10], e[0x1c], get32(e + 0x18));
+}
+
+/* QP 0 back to RST, then up to RTS as a new @st QP with @params1 */
+static void renew(uint32_t st, uint32_t params1, uint32_t lkey,
+		  const char *name)
+{
+	ktap_test_check(cmd(OP_2ERR, 0, 0, 0, 0) == ST_OK &&
+			cmd(OP_ERR2RST, 3, 0, 0, 0) == ST_OK &&
+			qp_move(OP_RST2INIT, st, params1, lkey) == ST_OK &&
+			qp_move(OP_INIT2RTR, st, params1, lkey) == ST_OK &&
+			qp_move(OP_RTR2RTS, st, params1, lkey) == ST_OK,
+			name, "a transition failed");
+}
+
+/* SSC, an RC QP nothing answers, a QP not in RTS, a refused CQ buffer */
 static void rules(uint32_t lkey)
 {
-	check_status(qp_move(OP_RTS2RTS, ST_UD, QP_SSC, lkey), ST_OK,
-		     "RTS2RTS with SSC (every send signaled)");
-	wqe(7, OPC_SEND, 0);
-	send_db(7, 1, OPC_SEND);
-	check_cqe(6, 3, OPC_SEND, "SSC: an unsignaled WQE completes as CQE 6");
+	unsigned int st;
+
+	/* SSC is the QP's from RST2INIT on (no mask bit names it) */
+	renew(ST_UD, QP_SSC, lkey, "a new UD QP with SSC (every send signaled)");
+	wqe(0, OPC_SEND, 0);
+	send_db(0, 1, OPC_SEND);
+	check_cqe(6, 0, OPC_SEND, "SSC: an unsignaled WQE completes as CQE 6");
 	check_hw_owned(eqe(2), "still armed for solicited only: no EQE");
 
-	check_status(qp_move(OP_RTS2RTS, ST_RC, 0, lkey), ST_OK,
-		     "RTS2RTS as an RC QP");
-	wqe(8, OPC_SEND, NEXT_CQ_UPDATE);
-	send_db(8, 1, OPC_SEND);
-	check_hw_owned(cqe(7), "RC send: no peer, not executed, no CQE");
+	renew(ST_RC, 0, lkey, "a new RC QP");
+	wqe(0, OPC_SEND, NEXT_CQ_UPDATE);
+	send_db(0, 1, OPC_SEND);
+	check_err_cqe(7, 0, SYN_RETRY_EXC,
+		      "RC send, no port up at its LID: error CQE 7, syndrome 0x15 (transport retry exceeded)");
+	memset(outbox->va, 0, 0x108);
+	st = cmd(OP_QUERY_QPEE, 0, 0, 0, outbox->pa);
+	ktap_test_check(st == ST_OK && get32(outbox->va + 8) >> 28 == 6,
+			"the RC QP went to ERR", "status 0x%02x state %u", st,
+			get32(outbox->va + 8) >> 28);
 
 	check_status(cmd(OP_2ERR, 0, 0, 0, 0), ST_OK, "2ERR");
 	check_status(cmd(OP_ERR2RST, 3, 0, 0, 0), ST_OK, "ERR2RST");
 	check_status(qp_move(OP_RST2INIT, ST_UD, 0, lkey), ST_OK,
 		     "RST2INIT again");
-	send_db(8, 1, OPC_SEND);
-	check_hw_owned(cqe(7), "QP in INIT: the doorbell completes nothing");
+	send_db(0, 1, OPC_SEND);
+	memset(outbox->va, 0xff, 0x40);
+	st = cmd(OP_QUERY_CQ, 0, 0, 0, outbox->pa);
+	ktap_test_check(st == ST_OK && get32(outbox->va + 0x2c) == 8,
+			"QP in INIT: the doorbell completes nothing (producer index 8)",
+			"status 0x%02x producer index 0x%08x", st,
+			get32(outbox->va + 0x2c));
 	check_status(qp_move(OP_INIT2RTR, ST_UD, 0, lkey), ST_OK, "INIT2RTR");
 	check_status(qp_move(OP_RTR2RTS, ST_UD, 0, lkey), ST_OK, "RTR2RTS");
 
@@ -253,7 +301,7 @@ static void rules(uint32_t lkey)
 	check_status(cmd(OP_HW2SW_CQ, 0, 0, 0, outbox->pa), ST_OK,
 		     "HW2SW_CQ");
 	cq_create(lkey_of(hw_key(SEND_MPT_IDX + 1, 1)));
-	send_db(8, 1, OPC_SEND);
+	send_db(0, 1, OPC_SEND);
 	check_cq_eqe(2, EV_CQ_ERROR,
 		     "CQ buffer key not valid: a CQ error EQE (type 0x04, cqn 0)");
 	check_status(cmd(OP_MAP_EQ, 0, 1ull << EV_CQ_ERROR, 1u << 31, 0), ST_OK,

@@ -264,7 +264,7 @@ def mthca_sends(entries):
     """The MADs ib_mthca's MAD layer sent (the SA client's queries after
     the port bounce): every WQE of every send doorbell completed as a CQE
     (MADs are sent signaled), and the completions raised events (EQE type
-    0x00) -- Documentation/arbel-stub.rst, "Send completions"."""
+    0x00) -- Documentation/arbel-stub.rst, "Data path"."""
     sends = [e for e in entries if e.name == 'SEND']
     short = [e.raw for e in sends
              if e.fields.get('cqes') != e.fields.get('wqes')]

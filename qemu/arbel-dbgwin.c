@@ -23,6 +23,7 @@
 #include "arbel-dma.h"
 #include "arbel-icm.h"
 #include "arbel-tpt.h"
+#include "arbel-dp.h"
 #include "arbel-fw.h"
 #include "arbel-cmd.h"
 #include "arbel-catas.h"
@@ -173,6 +174,18 @@ uint64_t arbel_dbg_read(ArbelState *s, hwaddr off)
         return arbel_tpt_mtt_end(s) >> 32;
     case ARBEL_DBG_MTT_END_LO:
         return (uint32_t)arbel_tpt_mtt_end(s);
+    case ARBEL_DBG_TPT_HITS:
+    case ARBEL_DBG_TPT_MISSES:
+    case ARBEL_DBG_TPT_SYNCS: {
+        uint64_t c[3];
+
+        arbel_tpt_cache_stats(s, &c[0], &c[1], &c[2]);
+        return (uint32_t)c[(off - ARBEL_DBG_TPT_HITS) / 4];
+    }
+    case ARBEL_DBG_DP_WQES:
+        return (uint32_t)arbel_dp_count(s, false);
+    case ARBEL_DBG_DP_ERRORS:
+        return (uint32_t)arbel_dp_count(s, true);
     case ARBEL_DBG_XL_KEY:
         return s->dbg.xl_key;
     case ARBEL_DBG_XL_ACCESS:

@@ -40,6 +40,11 @@
 #define ARBEL_DBG_MTT_BASE_LO           0x03c
 #define ARBEL_DBG_MTT_END_HI            0x040 /* RO end of the MTT area */
 #define ARBEL_DBG_MTT_END_LO            0x044
+#define ARBEL_DBG_TPT_HITS              0x048 /* RO TPT cache lookups answered */
+#define ARBEL_DBG_TPT_MISSES            0x04c /* RO TPT cache lookups from ICM */
+#define ARBEL_DBG_TPT_SYNCS             0x050 /* RO SYNC_TPT flushes */
+#define ARBEL_DBG_DP_WQES               0x054 /* RO send WQEs executed */
+#define ARBEL_DBG_DP_ERRORS             0x058 /* RO error CQEs written */
 
 #define ARBEL_DBG_XL_KEY                0x100 /* RW key (lkey/rkey form) */
 #define ARBEL_DBG_XL_ACCESS             0x104 /* RW ARBEL_XL_ACC_* */

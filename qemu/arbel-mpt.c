@@ -127,6 +127,8 @@ static uint8_t arbel_mpt_store(ArbelState *s, uint32_t index,
 
     if (!st) {
         arbel_mpt_set_hw(s, index, hw);
+        /* the TPT cache: HW2SW_MPT drops the entry and the MTTs it used */
+        arbel_tpt_cache_drop_mpt(s, index, !hw);
     }
     return st;
 }
@@ -270,6 +272,7 @@ uint8_t arbel_cmd_write_mtt(ArbelState *s, ArbelCmd *cmd)
         }
     }
     /* the pad entry is not written: it may belong to someone else */
+    arbel_tpt_cache_drop_mtt(s, target, count);
     return arbel_icm_write(s, target, cmd->inbox + ARBEL_WRITE_MTT_HDR,
                            (uint64_t)count * ARBEL_MTT_ENTRY_SIZE);
 }
@@ -298,5 +301,6 @@ uint8_t arbel_cmd_read_mtt(ArbelState *s, ArbelCmd *cmd)
 
 uint8_t arbel_cmd_sync_tpt(ArbelState *s, ArbelCmd *cmd)
 {
+    arbel_tpt_sync(s);
     return ARBEL_ST_OK;
 }

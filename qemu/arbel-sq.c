@@ -615,3 +615,15 @@ void arbel_dp_reset(ArbelState *s)
         g_hash_table_remove_all(s->dp.stalled);
     }
 }
+
+/**
+ * arbel_dp_count - the data path's counters, for the debug window
+ * @s: the device
+ * @errors: the error CQEs written (else the send WQEs executed)
+ *
+ * Return: the count.
+ */
+uint64_t arbel_dp_count(ArbelState *s, bool errors)
+{
+    return errors ? s->dp.errors : s->dp.wqes;
+}

@@ -88,6 +88,11 @@ typedef struct ArbelTpt {
     uint64_t mtt_base;
     uint64_t mtt_end;       /* end of the MTT area (exclusive) */
     unsigned long *hw_mpt;  /* bitmap: slots made HW-owned by SW2HW_MPT */
+    GHashTable *mpt_cache;  /* the TPT cache: MPT slot -> 64-byte entry, */
+    GHashTable *mtt_cache;  /*   MTT entry address -> its 8 bytes */
+    uint64_t cache_hits;
+    uint64_t cache_misses;
+    uint64_t cache_syncs;   /* SYNC_TPT (whole-cache invalidations) */
 } ArbelTpt;
 
 /* One request to the translation engine (arbel_xlate_rw) */

@@ -15,7 +15,18 @@
 #include "qemu/osdep.h"
 #include "qemu/bitmap.h"
 #include "arbel-state.h"
+#include "arbel-icm.h"
 #include "arbel-tpt.h"
+
+/* the TPT cache goes with the tables (INIT_HCA makes it, reset drops it) */
+static void arbel_tpt_cache_free(ArbelState *s)
+{
+    if (s->tpt.mpt_cache) {
+        g_hash_table_destroy(s->tpt.mpt_cache);
+        g_hash_table_destroy(s->tpt.mtt_cache);
+        s->tpt.mpt_cache = s->tpt.mtt_cache = NULL;
+    }
+}
 
 /**
  * arbel_tpt_init - the tables INIT_HCA accepted; no slot hardware-owned
@@ -36,6 +47,11 @@ void arbel_tpt_init(ArbelState *s, uint64_t mpt_base, uint32_t log_mpt_sz,
     t->mtt_end = mtt_end;
     g_free(t->hw_mpt);
     t->hw_mpt = bitmap_new(1u << log_mpt_sz);
+    arbel_tpt_cache_free(s);
+    t->mpt_cache = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+                                         g_free);
+    t->mtt_cache = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free,
+                                         g_free);
 }
 
 /**
@@ -45,6 +61,8 @@ void arbel_tpt_init(ArbelState *s, uint64_t mpt_base, uint32_t log_mpt_sz,
 void arbel_tpt_reset(ArbelState *s)
 {
     arbel_mpt_drop_all(s);
+    arbel_tpt_cache_free(s);
+    s->tpt.cache_hits = s->tpt.cache_misses = s->tpt.cache_syncs = 0;
     s->tpt.mpt_base = 0;
     s->tpt.log_mpt_sz = 0;
     s->tpt.mtt_base = 0;
@@ -198,4 +216,122 @@ void arbel_mpt_drop_all(ArbelState *s)
 {
     g_free(s->tpt.hw_mpt);
     s->tpt.hw_mpt = NULL;
+}
+
+/*
+ * The TPT cache.  The HCA keeps the MPT and MTT entries it used; a CPU
+ * store into ICM does not reach them.  The firmware's own writes do
+ * (SW2HW_MPT, WRITE_MTT), HW2SW_MPT drops the entry and the cached MTT
+ * entries (mthca reuses an MTT range after HW2SW_MPT without SYNC_TPT and
+ * rewrites it with the CPU: mthca_arbel_write_mtt_seg), SYNC_TPT drops
+ * everything (mthca's FMR unmap: "SYNC_TPT before memory is reused").
+ */
+
+/**
+ * arbel_tpt_cached_read - read a TPT entry through the TPT cache
+ * @s: the device
+ * @mpt: an MPT entry (keyed by @key, its slot), else an MTT entry
+ * @key: the MPT slot, or the MTT entry's ICM address
+ * @va: the entry's ICM address
+ * @buf: receives it (64 or 8 bytes)
+ * @len: its size
+ *
+ * Return: 0, or the ICM read's status on a miss.
+ */
+uint8_t arbel_tpt_cached_read(ArbelState *s, bool mpt, uint64_t key,
+                              uint64_t va, void *buf, uint64_t len)
+{
+    ArbelTpt *t = &s->tpt;
+    gpointer hit;
+    uint8_t st;
+
+    if (!t->mpt_cache) {
+        return arbel_icm_read(s, va, buf, len);
+    }
+    hit = mpt ? g_hash_table_lookup(t->mpt_cache, GUINT_TO_POINTER(key)) :
+                g_hash_table_lookup(t->mtt_cache, &key);
+    if (hit) {
+        t->cache_hits++;
+        memcpy(buf, hit, len);
+        return 0;
+    }
+    t->cache_misses++;
+    st = arbel_icm_read(s, va, buf, len);
+    if (st) {
+        return st;
+    }
+    if (mpt) {
+        g_hash_table_insert(t->mpt_cache, GUINT_TO_POINTER(key),
+                            g_memdup2(buf, len));
+    } else {
+        g_hash_table_insert(t->mtt_cache, g_memdup2(&key, sizeof(key)),
+                            g_memdup2(buf, len));
+    }
+    return 0;
+}
+
+/**
+ * arbel_tpt_cache_drop_mpt - HW2SW_MPT / SW2HW_MPT: the cache forgets MPT
+ * slot @index and, with @mtts, every MTT entry
+ * @s: the device
+ * @index: the slot
+ * @mtts: drop the cached MTT entries too
+ */
+void arbel_tpt_cache_drop_mpt(ArbelState *s, uint32_t index, bool mtts)
+{
+    if (!s->tpt.mpt_cache) {
+        return;
+    }
+    g_hash_table_remove(s->tpt.mpt_cache, GUINT_TO_POINTER(index));
+    if (mtts) {
+        g_hash_table_remove_all(s->tpt.mtt_cache);
+    }
+}
+
+/**
+ * arbel_tpt_cache_drop_mtt - WRITE_MTT: the cache forgets @n entries
+ * @s: the device
+ * @va: the first entry's ICM address
+ * @n: the number of entries
+ */
+void arbel_tpt_cache_drop_mtt(ArbelState *s, uint64_t va, uint64_t n)
+{
+    uint64_t i, key;
+
+    if (!s->tpt.mtt_cache) {
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        key = va + i * ARBEL_MTT_ENTRY_SIZE;
+        g_hash_table_remove(s->tpt.mtt_cache, &key);
+    }
+}
+
+/**
+ * arbel_tpt_sync - SYNC_TPT: the cache forgets everything
+ * @s: the device
+ */
+void arbel_tpt_sync(ArbelState *s)
+{
+    if (!s->tpt.mpt_cache) {
+        return;
+    }
+    g_hash_table_remove_all(s->tpt.mpt_cache);
+    g_hash_table_remove_all(s->tpt.mtt_cache);
+    s->tpt.cache_syncs++;
+}
+
+/**
+ * arbel_tpt_cache_stats - the TPT cache's counters, for the debug window
+ * @s: the device
+ * @hits: lookups the cache answered
+ * @misses: lookups that read ICM
+ * @syncs: SYNC_TPT commands
+ */
+void arbel_tpt_cache_stats(ArbelState *s, uint64_t *hits, uint64_t *misses,
+                           uint64_t *syncs)
+{
+    *hits = s->tpt.cache_hits;
+    *misses = s->tpt.cache_misses;
+    *syncs = s->tpt.cache_syncs;
 }

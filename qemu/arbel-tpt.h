@@ -26,6 +26,13 @@ bool arbel_mpt_hw_owned(ArbelState *s, uint32_t index, uint32_t dword0);
 void arbel_mpt_set_hw(ArbelState *s, uint32_t index, bool hw);
 uint32_t arbel_mpt_hw_count(ArbelState *s);
 void arbel_mpt_drop_all(ArbelState *s);
+uint8_t arbel_tpt_cached_read(ArbelState *s, bool mpt, uint64_t key,
+                              uint64_t va, void *buf, uint64_t len);
+void arbel_tpt_cache_drop_mpt(ArbelState *s, uint32_t index, bool mtts);
+void arbel_tpt_cache_drop_mtt(ArbelState *s, uint64_t va, uint64_t n);
+void arbel_tpt_sync(ArbelState *s);
+void arbel_tpt_cache_stats(ArbelState *s, uint64_t *hits, uint64_t *misses,
+                           uint64_t *syncs);
 
 /* arbel-xlate.c: the walk key -> MPT -> MTT -> guest memory */
 uint32_t arbel_xlate_rw(ArbelState *s, ArbelXlReq *req, void *buf);

@@ -4,7 +4,8 @@
  * The translation engine does what the HCA does for a memory access with a
  * key: key -> MPT slot -> MPT entry in ICM -> checks -> MTT entries in ICM
  * -> guest-physical pages, and moves the bytes between those pages and a
- * guest-physical buffer.
+ * guest-physical buffer.  MPT and MTT entries are read through the TPT
+ * cache (arbel-tpt.c).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -84,7 +85,8 @@ uint32_t arbel_xlate_rw(ArbelState *s, ArbelXlReq *req, void *buf)
     hw = ror32(req->key, 8);
     index = hw & ((1u << arbel_tpt_log_mpt(s)) - 1);
     req->index = index;
-    st = arbel_icm_read(s, arbel_mpt_addr(s, index), img, sizeof(img));
+    st = arbel_tpt_cached_read(s, true, index, arbel_mpt_addr(s, index), img,
+                               sizeof(img));
     if (st == ARBEL_ST_BAD_RESOURCE) {
         return ARBEL_XL_MPT_UNMAPPED;
     } else if (st) {
@@ -146,7 +148,8 @@ uint32_t arbel_xlate_rw(ArbelState *s, ArbelXlReq *req, void *buf)
             if (!arbel_mtt_range_ok(s, mtt_va, ARBEL_MTT_ENTRY_SIZE)) {
                 return ARBEL_XL_MTT_RANGE;
             }
-            st = arbel_icm_read(s, mtt_va, e8, sizeof(e8));
+            st = arbel_tpt_cached_read(s, false, mtt_va, mtt_va, e8,
+                                       sizeof(e8));
             if (st == ARBEL_ST_BAD_RESOURCE) {
                 return ARBEL_XL_MTT_UNMAPPED;
             } else if (st) {

@@ -68,6 +68,7 @@ int main(int argc, char **argv)
 	suite_qp();
 	suite_ports();
 	suite_send();
+	suite_rdma();
 	suite_mad(node_guid, port_guid);
 	suite_faults();
 	suite_teardown();

@@ -199,6 +199,7 @@ void suite_srq(void);
 void suite_qp(void);
 void suite_ports(void);
 void suite_send(void);
+void suite_rdma(void);
 void suite_mad(uint64_t want_node_guid, uint64_t want_port_guid);
 unsigned int mad_get(uint8_t mclass, uint16_t attr, uint32_t mod,
 		     uint32_t port);

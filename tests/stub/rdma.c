@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * arbel-conformance suite "rdma": RDMA WRITE, RDMA READ and both atomics
+ * on an RC QP connected to itself through port 1 (LID 1: the stub's
+ * subnet manager numbers port n from 1), every key checked the way the
+ * HCA checks it (Documentation/arbel-stub.rst "Data path"): each refused
+ * access completes with its syndrome and leaves the target bytes as they
+ * were; the TPT cache keeps serving a translation the CPU rewrote in ICM
+ * until SYNC_TPT.
+ *
+ * Layouts, all from mthca: the send doorbell (mthca_arbel_post_send), the
+ * WQE segments (struct mthca_next_seg, mthca_raddr_seg, mthca_atomic_seg,
+ * mthca_data_seg), the QP context (struct mthca_qp_context: service type
+ * 23:16 of dword 0, RC 0; sq_size_stride 0x0a; local QPN 0x10; remote QPN
+ * 0x14; primary path port 0x20 31:24, RLID 0x26; PD 0x64; wqe_lkey 0x6c;
+ * params1 0x70 bit 3 SSC; cqn_snd 0x7c; params2 0x90: RRE 15, RWE 14, RAE
+ * 13; cqn_rcv 0x9c), the CQEs (struct mthca_cqe, mthca_err_cqe: byte count
+ * 0x14, syndrome 0x10, opcode 0xff for a send in error), the syndromes
+ * (mthca's cq code: 0x04 local protection, 0x13 remote access), the WQE
+ * opcodes (iPXE's PRM header: 0x08 RDMA_WRITE, 0x10 RDMA_READ, 0x11
+ * ATOMIC_CS, 0x12 ATOMIC_FA), the MPT rights (arbelprm_mpt_st).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "conformance.h"
+
+#define OP_INIT_IB		0x009
+#define OP_CLOSE_IB		0x00a
+#define OP_SW2HW_CQ		0x016
+#define OP_HW2SW_CQ		0x017
+#define OP_RST2INIT		0x019
+#define OP_INIT2RTR		0x01a
+#define OP_RTR2RTS		0x01b
+#define OP_2ERR			0x01e
+#define OP_ERR2RST		0x021
+
+#define OPC_WRITE		0x08
+#define OPC_READ		0x10
+#define OPC_CS			0x11
+#define OPC_FA			0x12
+#define NEXT_CQ_UPDATE		(1u << 3)
+#define SYN_LOCAL_PROT		0x04
+#define SYN_REMOTE_ACCESS	0x13
+#define QP_RRE			(1u << 15)
+#define QP_RWE			(1u << 14)
+#define QP_RAE			(1u << 13)
+#define QP_SSC			(1u << 3)
+
+#define Q_IDX			(RSVD_MPT + 60)	/* the queues' region */
+#define SRC_IDX			(RSVD_MPT + 61)	/* local buffer */
+#define DST_IDX			(RSVD_MPT + 62)	/* remote: every right */
+#define NORIGHT_IDX		(RSVD_MPT + 63)	/* remote: local rights only */
+#define OTHERPD_IDX		(RSVD_MPT + 64)	/* remote: another PD */
+#define DEREG_IDX		(RSVD_MPT + 65)	/* registered, then not */
+#define RDMA_MTT		(MTT_BASE + 0x500)
+#define PD			7
+#define SRC_VA			0x100000ULL
+#define DST_VA			0x200000ULL
+#define CQ_VA			0x1000
+#define CQ_LOG			6
+#define SQ_LOG			3
+#define UAR			1
+#define DB_SEND			0x10
+
+static struct arbel_dma_page *wq, *cq, *src, *dst, *alt;
+static volatile uint8_t *uar;
+static unsigned int sq_head, cq_next;
+
+static uint32_t key(uint32_t index)
+{
+	return lkey_of(hw_key(index, 3));
+}
+
+static void region(uint32_t index, uint32_t flags, uint32_t pd, uint64_t va,
+		   uint64_t len, uint64_t mtt, const char *name)
+{
+	uint8_t e[64];
+
+	mpt_build(e, flags, 0, hw_key(index, 3), pd, va, len, mtt);
+	check_status(sw2hw(index, e), ST_OK, name);
+}
+
+/* QP 0 from any state to RTS: RC, connected to itself on port 1 */
+static void qp_up(uint32_t params2)
+{
+	static const uint16_t ops[] = { OP_RST2INIT, OP_INIT2RTR, OP_RTR2RTS };
+	uint8_t *c = inbox->va + 8;
+	bool ok = cmd(OP_2ERR, 0, 0, 0, 0) == ST_OK &&
+		  cmd(OP_ERR2RST, 3, 0, 0, 0) == ST_OK;
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		memset(inbox->va, 0, 0x108);
+		put32(c + 0x00, 0u << 16);		/* RC */
+		c[0x0a] = SQ_LOG << 3 | (6 - 4);	/* 8 WQEs of 64 bytes */
+		put32(c + 0x10, 0);			/* local QPN */
+		put32(c + 0x14, 0);			/* remote QPN: itself */
+		put32(c + 0x20, 1u << 24);		/* port 1 */
+		put32(c + 0x24, 1);			/* RLID 1 */
+		put32(c + 0x64, PD);
+		put32(c + 0x6c, key(Q_IDX));
+		put32(c + 0x70, QP_SSC);
+		put32(c + 0x90, params2);
+		ok = ok && cmd(ops[i], 0, inbox->pa, 0, 0) == ST_OK;
+	}
+	ktap_test_check(ok, params2 & QP_RWE ?
+			"QP 0 up: RC to itself on port 1, RRE RWE RAE" :
+			"QP 0 up without RWE", "a transition failed");
+	sq_head = 0;
+}
+
+/* one signaled WQE: @op to raddr/rkey, the local SGE laddr/lkey/len */
+static void post(uint8_t op, uint64_t raddr, uint32_t rkey, uint64_t laddr,
+		 uint32_t lkey, uint32_t len, uint64_t swap, uint64_t cmp)
+{
+	uint8_t *w = wq->va + (sq_head % (1u << SQ_LOG)) * 64;
+	unsigned int off = 32;
+
+	memset(w, 0, 64);
+	put32(w + 0x00, ((sq_head + 1) % (1u << SQ_LOG)) * 64);
+	put32(w + 0x08, NEXT_CQ_UPDATE);
+	put64(w + 0x10, raddr);
+	put32(w + 0x18, rkey);
+	if (op == OPC_CS || op == OPC_FA) {
+		put64(w + 0x20, swap);
+		put64(w + 0x28, cmp);
+		off = 48;
+	}
+	put32(w + off, len);
+	put32(w + off + 4, lkey);
+	put64(w + off + 8, laddr);
+	*(volatile uint64_t *)(uar + UAR * 4096 + DB_SEND) =
+		htobe64((uint64_t)(1u << 24 | (sq_head & 0xffff) << 8 | op) << 32 |
+			(off + 16) / 16);
+	sq_head++;
+}
+
+/* the next CQE: success of @op (syndrome 0) or an error with @syn */
+static void check_cqe(uint8_t op, uint8_t syn, uint32_t byte_cnt,
+		      const char *name)
+{
+	const uint8_t *e = cq->va + (cq_next % (1u << CQ_LOG)) * 32;
+	uint32_t wqe = ((sq_head - 1) % (1u << SQ_LOG)) * 64;
+	bool ok = !(e[0x1f] & 0x80) && get32(e) == 0 &&
+		  get32(e + 0x18) == wqe;
+
+	if (syn)
+		ok = ok && e[0x1c] == 0xff && e[0x10] == syn;
+	else
+		ok = ok && e[0x1c] == op && (e[0x1d] & 0x80) &&
+		     get32(e + 0x14) == byte_cnt;
+	ktap_test_check(ok, name,
+			"owner 0x%02x qpn 0x%x wqe 0x%x opcode 0x%02x syndrome 0x%02x bytes %u",
+			e[0x1f], get32(e), get32(e + 0x18), e[0x1c], e[0x10],
+			get32(e + 0x14));
+	cq_next++;
+}
+
+static bool all(const uint8_t *p, uint8_t v, size_t n)
+{
+	while (n--)
+		if (*p++ != v)
+			return false;
+	return true;
+}
+
+/* a refused WRITE of 64 bytes: its syndrome, the target page untouched */
+static void refused_write(uint64_t raddr, uint32_t rkey, uint64_t laddr,
+			  uint8_t syn, const char *name)
+{
+	char what[160];
+
+	memset(dst->va, 0xaa, PAGE);
+	post(OPC_WRITE, raddr, rkey, laddr, key(SRC_IDX), 64, 0, 0);
+	check_cqe(OPC_WRITE, syn, 0, name);
+	snprintf(what, sizeof(what), "%s: the target bytes untouched", name);
+	ktap_test_check(all(dst->va, 0xaa, PAGE), what, "first byte 0x%02x",
+			dst->va[0]);
+	qp_up(QP_RRE | QP_RWE | QP_RAE);
+}
+
+static void writes_and_reads(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < PAGE; i++)
+		src->va[i] = (uint8_t)(i * 7 + 1);
+	memset(dst->va, 0xaa, PAGE);
+	post(OPC_WRITE, DST_VA + 0x100, key(DST_IDX), SRC_VA, key(SRC_IDX), 64,
+	     0, 0);
+	check_cqe(OPC_WRITE, 0, 0, "RDMA WRITE 64 bytes: CQE opcode 0x08");
+	ktap_test_check(!memcmp(dst->va + 0x100, src->va, 64) &&
+			all(dst->va, 0xaa, 0x100) &&
+			all(dst->va + 0x140, 0xaa, PAGE - 0x140),
+			"RDMA WRITE: the 64 bytes, and only they, landed",
+			"byte 0x100: 0x%02x", dst->va[0x100]);
+
+	post(OPC_READ, DST_VA + 0x100, key(DST_IDX), SRC_VA + 0x300,
+	     key(SRC_IDX), 32, 0, 0);
+	check_cqe(OPC_READ, 0, 32, "RDMA READ 32 bytes: CQE opcode 0x10, 32 bytes");
+	ktap_test_check(!memcmp(src->va + 0x300, dst->va + 0x100, 32),
+			"RDMA READ: the bytes in the local buffer",
+			"byte 0x300: 0x%02x", src->va[0x300]);
+
+	refused_write(DST_VA, key(NORIGHT_IDX), SRC_VA, SYN_REMOTE_ACCESS,
+		      "WRITE without the rkey's remote write right -> 0x13");
+	refused_write(DST_VA + PAGE - 32, key(DST_IDX), SRC_VA,
+		      SYN_REMOTE_ACCESS,
+		      "WRITE past the region's end -> 0x13");
+	refused_write(DST_VA, key(OTHERPD_IDX), SRC_VA, SYN_REMOTE_ACCESS,
+		      "WRITE with another PD's rkey -> 0x13");
+	refused_write(DST_VA, key(DEREG_IDX), SRC_VA, SYN_REMOTE_ACCESS,
+		      "WRITE with a deregistered rkey -> 0x13");
+	refused_write(DST_VA, key(DST_IDX) ^ 0x1, SRC_VA, SYN_REMOTE_ACCESS,
+		      "WRITE with a wrong key tag -> 0x13");
+	refused_write(DST_VA, key(DST_IDX), SRC_VA + PAGE - 32, SYN_LOCAL_PROT,
+		      "WRITE whose local SGE runs past its lkey -> 0x04");
+
+	memset(src->va + 0x300, 0x55, 32);
+	post(OPC_READ, DST_VA, key(NORIGHT_IDX), SRC_VA + 0x300, key(SRC_IDX),
+	     32, 0, 0);
+	check_cqe(OPC_READ, SYN_REMOTE_ACCESS, 0,
+		  "READ without the rkey's remote read right -> 0x13");
+	ktap_test_check(all(src->va + 0x300, 0x55, 32),
+			"refused READ: the local buffer untouched",
+			"byte 0x%02x", src->va[0x300]);
+	qp_up(QP_RRE | QP_RWE | QP_RAE);
+}
+
+static void atomics(void)
+{
+	put64(dst->va + 0x400, 5);
+	post(OPC_FA, DST_VA + 0x400, key(DST_IDX), SRC_VA + 0x400,
+	     key(SRC_IDX), 8, 3, 0);
+	check_cqe(OPC_FA, 0, 0, "ATOMIC_FA: CQE opcode 0x12");
+	ktap_test_check(get64(dst->va + 0x400) == 8 &&
+			get64(src->va + 0x400) == 5,
+			"ATOMIC_FA: 5 + 3 in the region, 5 returned",
+			"region %" PRIu64 " returned %" PRIu64,
+			get64(dst->va + 0x400), get64(src->va + 0x400));
+	post(OPC_CS, DST_VA + 0x400, key(DST_IDX), SRC_VA + 0x408,
+	     key(SRC_IDX), 8, 42, 8);
+	check_cqe(OPC_CS, 0, 0, "ATOMIC_CS: CQE opcode 0x11");
+	ktap_test_check(get64(dst->va + 0x400) == 42 &&
+			get64(src->va + 0x408) == 8,
+			"ATOMIC_CS: 8 == 8, swapped for 42, 8 returned",
+			"region %" PRIu64 " returned %" PRIu64,
+			get64(dst->va + 0x400), get64(src->va + 0x408));
+	post(OPC_FA, DST_VA + 0x404, key(DST_IDX), SRC_VA + 0x400,
+	     key(SRC_IDX), 8, 1, 0);
+	check_cqe(OPC_FA, SYN_REMOTE_ACCESS, 0,
+		  "ATOMIC_FA not 8-byte aligned -> 0x13");
+	ktap_test_check(get64(dst->va + 0x400) == 42,
+			"unaligned atomic: the region untouched",
+			"%" PRIu64, get64(dst->va + 0x400));
+	qp_up(QP_RRE | QP_RWE | QP_RAE);
+	post(OPC_FA, DST_VA + 0x400, key(NORIGHT_IDX), SRC_VA + 0x400,
+	     key(SRC_IDX), 8, 1, 0);
+	check_cqe(OPC_FA, SYN_REMOTE_ACCESS, 0,
+		  "ATOMIC_FA without the rkey's atomic right -> 0x13");
+	qp_up(QP_RRE | QP_RAE);
+	refused_write(DST_VA, key(DST_IDX), SRC_VA, SYN_REMOTE_ACCESS,
+		      "WRITE to a QP without RWE (the rkey allows it) -> 0x13");
+}
+
+/* a CPU rewrite of an MTT entry in ICM is not seen until SYNC_TPT */
+static void tpt_cache(void)
+{
+	uint32_t syncs = arbel_dbg_read(dev, ARBEL_DBG_TPT_SYNCS);
+	uint8_t *mtt = icm_mtt_entry(RDMA_MTT + 3 * 8);	/* DST's entry */
+
+	memset(dst->va, 0xaa, PAGE);
+	memset(alt->va, 0xbb, PAGE);
+	put64(mtt, alt->pa | 1);
+	post(OPC_WRITE, DST_VA, key(DST_IDX), SRC_VA, key(SRC_IDX), 16, 0, 0);
+	check_cqe(OPC_WRITE, 0, 0, "WRITE after a CPU rewrite of the MTT entry");
+	ktap_test_check(!memcmp(dst->va, src->va, 16) &&
+			all(alt->va, 0xbb, PAGE),
+			"no SYNC_TPT: the cached entry still maps the old page",
+			"old 0x%02x new 0x%02x", dst->va[0], alt->va[0]);
+	check_status(cmd(OP_SYNC_TPT, 0, 0, 0, 0), ST_OK, "SYNC_TPT");
+	ktap_test_check(arbel_dbg_read(dev, ARBEL_DBG_TPT_SYNCS) == syncs + 1 &&
+			arbel_dbg_read(dev, ARBEL_DBG_TPT_HITS) > 0,
+			"debug window: one more sync, cache hits counted",
+			"syncs %u hits %u", arbel_dbg_read(dev, ARBEL_DBG_TPT_SYNCS),
+			arbel_dbg_read(dev, ARBEL_DBG_TPT_HITS));
+	post(OPC_WRITE, DST_VA, key(DST_IDX), SRC_VA, key(SRC_IDX), 16, 0, 0);
+	check_cqe(OPC_WRITE, 0, 0, "WRITE after SYNC_TPT");
+	ktap_test_check(!memcmp(alt->va, src->va, 16),
+			"after SYNC_TPT: the new page", "new 0x%02x",
+			alt->va[0]);
+}
+
+void suite_rdma(void)
+{
+	struct arbel_dma_page *qpc = page_alloc(), *cqc = page_alloc();
+	uint64_t ents[5];
+	uint8_t *m = inbox->va;
+	uint32_t idx;
+	size_t len;
+
+	ktap_print_msg("suite: rdma");
+	uar = arbel_dev_map_bar(dev, 2, &len);
+	wq = page_alloc();
+	cq = page_alloc();
+	src = page_alloc();
+	dst = page_alloc();
+	alt = page_alloc();
+	ents[0] = wq->pa | 1;
+	ents[1] = cq->pa | 1;
+	ents[2] = src->pa | 1;
+	ents[3] = dst->pa | 1;
+	ents[4] = dst->pa | 1;
+	check_status(write_mtt(RDMA_MTT, ents, 5), ST_OK,
+		     "WRITE_MTT: queues (2 pages), source, target (twice)");
+	region(Q_IDX, MPT_LR | MPT_LW, PD, 0, 2 * PAGE, RDMA_MTT,
+	       "SW2HW_MPT the queues' region at iova 0");
+	region(SRC_IDX, MPT_LR | MPT_LW, PD, SRC_VA, PAGE, RDMA_MTT + 16,
+	       "SW2HW_MPT the local buffer");
+	region(DST_IDX, MPT_LR | MPT_LW | MPT_RR | MPT_RWR | MPT_A, PD, DST_VA,
+	       PAGE, RDMA_MTT + 24, "SW2HW_MPT the target, every right");
+	region(NORIGHT_IDX, MPT_LR | MPT_LW, PD, DST_VA, PAGE, RDMA_MTT + 32,
+	       "SW2HW_MPT the target, local rights only");
+	region(OTHERPD_IDX, MPT_LR | MPT_LW | MPT_RR | MPT_RWR | MPT_A, PD + 1,
+	       DST_VA, PAGE, RDMA_MTT + 32, "SW2HW_MPT the target in PD 8");
+	region(DEREG_IDX, MPT_LR | MPT_LW | MPT_RR | MPT_RWR | MPT_A, PD,
+	       DST_VA, PAGE, RDMA_MTT + 32, "SW2HW_MPT the target once more");
+	check_status(cmd(OP_HW2SW_MPT, 1, 0, DEREG_IDX, 0), ST_OK,
+		     "HW2SW_MPT it: its key is gone");
+
+	check_status(map_pages(OP_MAP_ICM, &cqc, 1, CQC_BASE), ST_OK,
+		     "MAP_ICM the CQ context page");
+	memset(m, 0, 0x40);
+	put64(m + 0x04, CQ_VA);
+	put32(m + 0x0c, CQ_LOG << 24);
+	put32(m + 0x1c, key(Q_IDX));
+	check_status(cmd(OP_SW2HW_CQ, 0, inbox->pa, 0, 0), ST_OK, "SW2HW_CQ");
+	check_status(map_pages(OP_MAP_ICM, &qpc, 1, QPC_BASE), ST_OK,
+		     "MAP_ICM the QP context page");
+	memset(m, 0, 56);
+	put32(m, 4u << 12 | 3u << 8 | 4u << 4);	/* as suite "ports" */
+	m[0x07] = 8;
+	m[0x0b] = 64;
+	check_status(cmd(OP_INIT_IB, 0, inbox->pa, 1, 0), ST_OK,
+		     "INIT_IB port 1");
+	qp_up(QP_RRE | QP_RWE | QP_RAE);
+
+	writes_and_reads();
+	atomics();
+	qp_up(QP_RRE | QP_RWE | QP_RAE);
+	tpt_cache();
+
+	check_status(cmd(OP_2ERR, 0, 0, 0, 0), ST_OK, "2ERR");
+	check_status(cmd(OP_ERR2RST, 3, 0, 0, 0), ST_OK, "ERR2RST");
+	check_status(cmd(OP_CLOSE_IB, 0, 0, 1, 0), ST_OK, "CLOSE_IB port 1");
+	check_status(cmd(OP_HW2SW_CQ, 0, 0, 0, outbox->pa), ST_OK, "HW2SW_CQ");
+	check_status(cmd(OP_UNMAP_ICM, 0, QPC_BASE, 1, 0), ST_OK,
+		     "UNMAP_ICM the QP context page");
+	check_status(cmd(OP_UNMAP_ICM, 0, CQC_BASE, 1, 0), ST_OK,
+		     "UNMAP_ICM the CQ context page");
+	for (idx = Q_IDX; idx <= OTHERPD_IDX; idx++)
+		check_status(cmd(OP_HW2SW_MPT, 1, 0, idx, 0), ST_OK,
+			     "HW2SW_MPT a region of the suite");
+}

@@ -177,9 +177,9 @@ def rdma_core(k, args):
             rc = kill(p)
             out.seek(0)
             lines = out.read().splitlines()
+        relayed = k.relay(lines)
         k.diag(f'rdma-core {module}: {time.monotonic() - t0:.1f} s, '
                f'exit {rc}')
-        relayed = k.relay(lines)
         if timed_out:
             k.fail(f'rdma-core {module}: ran to the end',
                    f'killed after {limit} s, {relayed.count} results '

@@ -347,3 +347,80 @@ class Judge(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+SERVER = '''
+import socket, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(('127.0.0.1', int(sys.argv[1])))
+s.listen(1)
+c, _ = s.accept()
+c.recv(16)
+print('6400 bytes in 0.01 seconds = 51.20 Mbit/sec')
+'''
+CLIENT = '''
+import socket, sys
+c = socket.create_connection(('127.0.0.1', int(sys.argv[1])))
+c.send(b'hello')
+print('6400 bytes in 0.01 seconds = 51.20 Mbit/sec')
+print('50 iters in 0.01 seconds = 200.00 usec/iter')
+'''
+
+
+@here
+class Pairs(unittest.TestCase):
+    """traffic_guest.py's pair runner on stand-in programs that meet over
+    TCP on 127.0.0.1 as the clients do."""
+
+    @classmethod
+    def setUpClass(cls):
+        sys.path.insert(0, MTHCA)
+        cls.tg = load(os.path.join(MTHCA, 'traffic_guest.py'))
+        cls.tc = cls.tg.tc
+
+    def case(self, server, client):
+        import socket  # pylint: disable=import-outside-toplevel
+        with socket.socket() as s:       # a free port
+            s.bind(('127.0.0.1', 0))
+            port = s.getsockname()[1]
+        return self.tc.Case('pingpong', 'stand-in',
+                            [sys.executable, '-c', server, str(port)],
+                            [sys.executable, '-c', client, str(port)], port)
+
+    def test_a_pair_that_meets(self):
+        case = self.case(SERVER, CLIENT)
+        res = self.tg.run_pair(case, 20)
+        self.assertEqual((res.server_rc, res.client_rc, res.timed_out),
+                         (0, 0, False), res.server_out + res.client_out)
+        self.assertEqual(self.tc.verdict(case, res, 20), (True, ''))
+
+    def test_a_pair_that_hangs_is_killed(self):
+        hang = CLIENT + 'import time\ntime.sleep(60)\n'
+        case = self.case(SERVER + 'import time\ntime.sleep(60)\n', hang)
+        res = self.tg.run_pair(case, 2)
+        self.assertTrue(res.timed_out)
+        self.assertEqual((res.server_rc, res.client_rc), (-9, -9))
+        self.assertLess(res.secs, 10)
+        ok, detail = self.tc.verdict(case, res, 2)
+        self.assertFalse(ok)
+        self.assertIn('timed out after 2 s, killed', detail)
+
+    def test_a_server_that_fails_at_once(self):
+        case = self.case('import sys\nprint("Couldn\'t create CQ")\n'
+                         'sys.exit(1)\n', CLIENT)
+        res = self.tg.run_pair(case, 5)
+        self.assertIsNone(res.client_out)
+        ok, detail = self.tc.verdict(case, res, 5)
+        self.assertFalse(ok)
+        self.assertIn('the server ended before the client started; '
+                      'server exit 1', detail)
+        self.assertIn("Couldn't create CQ", detail)
+
+    def test_a_server_that_never_listens(self):
+        case = self.case('import time\ntime.sleep(60)\n', CLIENT)
+        res = self.tg.run_pair(case, 1)
+        ok, detail = self.tc.verdict(case, res, 1)
+        self.assertFalse(ok)
+        self.assertIn('the server never listened on TCP port', detail)
+        self.assertIn('timed out after 1 s', detail)

@@ -176,3 +176,14 @@ RDMA_CORE_MODULES = (('test_qp', 45), ('test_cq', 45), ('test_cqex', 45),
 # rdma-core's utils.POLL_CQ_TIMEOUT (10 s) for a completion that never
 # comes; a CQE of the stub's comes in milliseconds
 POLL_CQ_TIMEOUT = 5
+
+
+def distinct_lids(lids):
+    """Whether the ports' sysfs LIDs ("0x1", ...) are non-zero and each
+    its own: a subnet manager gives every port of a subnet a LID of its
+    own, and a packet from port 1 reaches port 2 by port 2's LID."""
+    try:
+        values = [int(x, 16) for x in lids]
+    except ValueError:
+        return False
+    return all(values) and len(set(values)) == len(values)

@@ -10,7 +10,8 @@ in /opt/arbel/bin:
   traffic_guest.py [--timeout S] [--only WORD,...]
 
   1. load: modprobe ib_uverbs, insmod ib_mthca.ko, mthca0 registered;
-  2. both ports of mthca0 ACTIVE with a non-zero LID (sysfs, up to 20 s);
+  2. both ports of mthca0 ACTIVE with a non-zero LID (sysfs, up to 20 s),
+     each its own LID, as a subnet manager assigns them;
   3. each case of traffic_cases.py, one result each: server and client
      in this guest, at most --timeout seconds (default 20) for the pair,
      then both killed: the pingpongs over loopback and port 1 to port 2,
@@ -82,6 +83,9 @@ def wait_ports(k, limit=20.0):
     k.diag(text)
     k.check(ready, f'ports: {PORTS} ports ACTIVE with a non-zero LID',
             f'after {limit:.0f} s: {text}')
+    lids = [lid for _, lid in seen.values()]
+    k.check(tc.distinct_lids(lids),
+            'ports: each port its own LID (port to port goes by LID)', text)
 
 
 def is_listening(port):

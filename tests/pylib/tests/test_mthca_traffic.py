@@ -178,6 +178,12 @@ class Cases(unittest.TestCase):
         self.assertTrue(self.tc.listening(18515, head + six))
         self.assertFalse(self.tc.listening(18515, listen))    # no header
 
+    def test_distinct_lids(self):
+        self.assertTrue(self.tc.distinct_lids(['0x1', '0x2']))
+        self.assertFalse(self.tc.distinct_lids(['0x1', '0x1']))
+        self.assertFalse(self.tc.distinct_lids(['0x0', '0x2']))
+        self.assertFalse(self.tc.distinct_lids(['0x1', '']))
+
     def test_port_ready(self):
         self.assertTrue(self.tc.port_ready('4: ACTIVE', '0x2'))
         self.assertFalse(self.tc.port_ready('4: ACTIVE', '0x0'))

@@ -9,7 +9,8 @@
 #   - a base initramfs (gzip'ed newc cpio): busybox-static + /init, ib_core,
 #     ib_uverbs (+ $VM_MODULES) and their dependencies, rdma-core's ibverbs-utils
 #     with libibverbs and the mthca provider only, iproute2's rdma, bash,
-#     a blacklist for ib_mthca; keyed by a hash of all its inputs;
+#     a blacklist for ib_mthca, perftest's ib_* programs (the mthca-traffic
+#     stage); keyed by a hash of all its inputs;
 #   - with VM_PYTHON=1: a python layer (python3 + pyverbs + rdma-core's tests
 #     under /opt/rdma-core/tests), keyed the same way.
 #
@@ -36,8 +37,8 @@ set -eu
 [ -n "${ARBEL_KABI:-}" ] || vm_die "ARBEL_KABI is unknown: apt knows no $ARBEL_HEADERS_META (apt-get update?), or set ARBEL_KABI"
 
 BASE_MODULES="ib_core ib_uverbs ${VM_MODULES:-}"
-HOST_PKGS="busybox-static ibverbs-utils ibverbs-providers iproute2 bash kmod cpio gzip xz-utils
-	seabios qemu-system-data"
+HOST_PKGS="busybox-static ibverbs-utils ibverbs-providers perftest iproute2 bash kmod cpio gzip
+	xz-utils seabios qemu-system-data"
 PY_PKGS="python3 python3-pyverbs"
 
 mkdir -p "$VM_CACHE"
@@ -103,6 +104,7 @@ modlist=$(
 
 bins="/bin/busybox /bin/bash /usr/bin/rdma
 	$(dpkg -L ibverbs-utils | grep '^/usr/bin/' | tr '\n' ' ')
+	$(dpkg -L perftest | grep '^/usr/bin/ib_' | tr '\n' ' ')
 	${VM_EXTRA_BINS:-}"
 providers=() provider_files=()
 for p in ${VM_PROVIDERS:-mthca}; do

@@ -14,8 +14,17 @@
 #
 # Environment: VM_OUT (default build/vm-mthca; the run goes to
 # VM_OUT/mthca), QEMU (skips scripts/build-qemu.sh), CYCLES (default 20),
-# TIMEOUT (VM, default 600 s), NO_UNLOAD=WHY (skip rmmod and the cycles,
+# TIMEOUT (VM, default 600 s; traffic: 900 s), NO_UNLOAD=WHY (skip rmmod and the cycles,
 # reported as a skip with WHY), others for scripts/vm/run.sh.
+#
+# tests/mthca/run.sh traffic: the mthca-traffic stage instead, on the same
+# stub: traffic_guest.py runs the real clients (ibverbs-utils' pingpongs,
+# perftest, rdma-core's traffic tests) on ib_mthca, judged by
+# tests/stub/judge.py --stage mthca-traffic.  VM_OUT defaults to
+# build/vm-mthca-traffic (the run goes to VM_OUT/traffic); TRAFFIC=WORD,...
+# runs only the clients whose name holds a word (traffic_guest.py --only:
+# TRAFFIC=ibv_rc_pingpong, TRAFFIC=perftest, TRAFFIC=test_atomic);
+# PAIR_TIMEOUT (default 20) bounds one server/client pair, in seconds.
 
 set -uo pipefail
 
@@ -24,19 +33,27 @@ cd "$REPO" || exit 1
 # shellcheck source=scripts/env.sh
 . scripts/env.sh
 
-OUT=${VM_OUT:-$REPO/build/vm-mthca}
+MODE=${1:-mthca}
+case $MODE in
+mthca) stage=mthca run=mthca vm_timeout=600 OUT=${VM_OUT:-$REPO/build/vm-mthca} ;;
+# traffic: 13 pairs and rdma-core's modules, each bounded (traffic_cases.py)
+traffic) stage=mthca-traffic run=traffic vm_timeout=900 OUT=${VM_OUT:-$REPO/build/vm-mthca-traffic} ;;
+*) echo "usage: $0 [mthca|traffic]" >&2 && exit 2 ;;
+esac
 NODE_GUID=0x0002c903000b2c00
 PORT_GUID=0x0002c903000b2c01
 PORTS=2
 judge() {
-	exec python3 tests/stub/judge.py --stage mthca --out "$OUT" "$@"
+	exec python3 tests/stub/judge.py --stage "$stage" --out "$OUT" "$@"
 }
 
-mkdir -p "$OUT/mthca"
+mkdir -p "$OUT/$run"
 gb=$OUT/guest-bin
 rm -rf "$gb"
 mkdir -p "$gb"
-make -s -C tests/vm O="$gb" >&2 || judge --setup-error "make -C tests/vm failed"
+if [ "$MODE" = mthca ]; then
+	make -s -C tests/vm O="$gb" >&2 || judge --setup-error "make -C tests/vm failed"
+fi
 if [ -z "${QEMU:-}" ]; then
 	QEMU=$(scripts/build-qemu.sh) || judge --setup-error "scripts/build-qemu.sh failed"
 fi
@@ -45,21 +62,33 @@ VM_PYTHON=1 scripts/vm/prepare.sh >/dev/null ||
 	judge --setup-error "scripts/vm/prepare.sh failed"
 ko=$(tests/mthca/find-ko.sh) ||
 	judge --mthca-skip "no ib_mthca.ko in $ARBEL_CACHE/vm/kernel"
-cp "$ko" tests/mthca/*.py tests/verbs/base.py tests/verbs/expect.py \
-	tests/verbs/test_deep.py tests/verbs/test_tools.py \
-	tests/vm/bringup_guest.py tests/vm/bringup_cases.py "$gb/"
+if [ "$MODE" = mthca ]; then
+	cp "$ko" tests/mthca/*.py tests/verbs/base.py tests/verbs/expect.py \
+		tests/verbs/test_deep.py tests/verbs/test_tools.py \
+		tests/vm/bringup_guest.py tests/vm/bringup_cases.py "$gb/"
+	cmd="NODE_GUID=$NODE_GUID PORT_GUID=$PORT_GUID PORTS=$PORTS python3 /opt/arbel/bin/mthca_guest.py --cycles ${CYCLES:-20}${NO_UNLOAD:+ --no-unload $(printf %q "$NO_UNLOAD")}"
+else
+	cp "$ko" tests/mthca/traffic_guest.py tests/mthca/traffic_cases.py \
+		tests/mthca/rdma_core_tests.py "$gb/"
+	cmd="python3 /opt/arbel/bin/traffic_guest.py --timeout ${PAIR_TIMEOUT:-20}${TRAFFIC:+ --only $(printf %q "$TRAFFIC")}"
+fi
 
-dir=$OUT/mthca
+# ib_mthca only: arbel.ko is not loaded, so a MODULE that was not built
+# (check.sh's "on 6.12" names build/module-6.12/arbel.ko) must not stop
+# the boot
+[ -f "${MODULE:-}" ] || unset MODULE
+
+dir=$OUT/$run
 rm -f "$dir/rc" "$dir/run.log"
 t0=$EPOCHSECONDS
 VM_OUT=$dir GUEST_BIN=$gb VM_PYTHON=1 VM_MEM=${VM_MEM:-1G} \
-	TIMEOUT=${TIMEOUT:-600} \
+	TIMEOUT=${TIMEOUT:-$vm_timeout} \
 	STUB="node-guid=$NODE_GUID,port-guid=$PORT_GUID,ports=$PORTS" \
-	CMD="NODE_GUID=$NODE_GUID PORT_GUID=$PORT_GUID PORTS=$PORTS python3 /opt/arbel/bin/mthca_guest.py --cycles ${CYCLES:-20}${NO_UNLOAD:+ --no-unload $(printf %q "$NO_UNLOAD")}" \
+	CMD="$cmd" \
 	scripts/vm/run.sh 2> >(tee "$dir/run.log" >&2) >&2
 echo $? >"$dir/rc"
 echo "# VM run: exit $(cat "$dir/rc") after $((EPOCHSECONDS - t0)) s" >&2
-if [ -n "${NO_UNLOAD:-}" ]; then
+if [ "$MODE" = mthca ] && [ -n "${NO_UNLOAD:-}" ]; then
 	judge --no-unload "$NO_UNLOAD"
 fi
 judge

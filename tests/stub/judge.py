@@ -4,6 +4,7 @@
 
   judge.py --out DIR [--mthca-skip WHY] [--setup-error MSG]...
   judge.py --stage mthca --out DIR [--mthca-skip WHY] [--setup-error MSG]...
+  judge.py --stage mthca-traffic --out DIR [--mthca-skip WHY] ...
 
 run.sh leaves one directory per VM run in DIR, each with rc (the exit
 status of scripts/vm/run.sh) and VM_OUT's files (output.txt,
@@ -15,7 +16,11 @@ stub-trace.txt, dmesg.txt):
                  and clear-interrupt
 With --stage mthca (tests/mthca/run.sh) the one run is DIR/mthca:
 mthca_guest.py's results (ib_mthca on the default stub, MSI-X) and the
-same trace checks.
+same trace checks.  With --stage mthca-traffic (tests/mthca/run.sh
+traffic) the one run is DIR/traffic: traffic_guest.py's results (the
+real clients on ib_mthca), then trace_notes.py's report of what the stub
+left undone (unconfirmed notes, refused commands, QEMU's -d reports) as
+diagnostics, no result: no source makes them failures.
 First the judge's own tests (test_judge.py), then each run as one
 top-level result whose subtests are: the VM run, the guest's KTAP results
 renumbered into it, whether the guest ran to the end, and the checks of
@@ -35,6 +40,7 @@ sys.dont_write_bytecode = True     # no __pycache__ in the source tree
 
 from arbeltest import ktap, trace, vmout  # noqa: E402
 import trace_checks  # noqa: E402
+import trace_notes  # noqa: E402
 
 # scripts/vm/run.sh's exit status for a kernel splat after CMD succeeded
 RC_SPLAT = 122
@@ -128,10 +134,30 @@ def judge_mthca(k, args):
     return k.finish()
 
 
+def judge_traffic(k, args):
+    """The mthca-traffic stage: its one VM run (DIR/traffic), then the
+    report of the stub's trace."""
+    for err in args.setup_error:
+        k.fail('setup', err)
+    if args.setup_error:
+        return k.finish()
+    if args.mthca_skip:
+        k.skip('ib_mthca traffic', args.mthca_skip)
+        return k.finish()
+    run_dir = os.path.join(args.out, 'traffic')
+    judge_run(k, 'ib_mthca traffic', run_dir, program='traffic_guest.py')
+    path = os.path.join(run_dir, 'stub-trace.txt')
+    if os.path.exists(path):
+        for line in trace_notes.report(trace.parse(path),
+                                       trace.other_lines(path)):
+            k.diag(line)
+    return k.finish()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--out', required=True, help="run.sh's output directory")
-    ap.add_argument('--stage', choices=('conformance', 'mthca'),
+    ap.add_argument('--stage', choices=('conformance', 'mthca', 'mthca-traffic'),
                     default='conformance', help='which stage to judge')
     ap.add_argument('--mthca-skip', help='why ib_mthca did not run')
     ap.add_argument('--no-unload', help='why ib_mthca was not removed')
@@ -141,6 +167,8 @@ def main():
     k = ktap.Ktap()
     if args.stage == 'mthca':
         return judge_mthca(k, args)
+    if args.stage == 'mthca-traffic':
+        return judge_traffic(k, args)
     self_test(k)
     for err in args.setup_error:
         k.fail('setup', err)

@@ -138,11 +138,13 @@ class ScheduleTest(unittest.TestCase):
         self.assertEqual(stages.ranks(t), {'a': 11, 'b': 10, 'c': 3})
 
     def test_the_table_fits_the_warm_budget(self):
-        # 15 minutes warm: the first stages, the lanes and the host check
+        # the first stages, the lanes and the host check: 14 minutes
+        # before the two traffic stages (mthca-traffic: 90 s each), 16
+        # with them; issue 26 allows a warm make check 20
         lane = [s for s in stages.STAGES if s.phase == 'lanes']
         _, end = stages.simulate(lane, 2)
         rest = sum(s.cost for s in stages.STAGES if s.phase != 'lanes')
-        self.assertLess(end + rest, 14 * 60)
+        self.assertLess(end + rest, 16 * 60)
 
     def test_measured_costs_replace_the_table(self):
         with tempfile.TemporaryDirectory() as d:

@@ -23,6 +23,7 @@
 #include "qemu/osdep.h"
 #include "qemu/bswap.h"
 #include "arbel-state.h"
+#include "arbel-wqe.h"
 #include "arbel-dbgwin.h"
 #include "arbel-trace.h"
 #include "trace.h"
@@ -98,6 +99,25 @@ static void arbel_cq_event(ArbelState *s, uint32_t cqn, uint8_t *ctx)
                      ARBEL_EV_COMP, 0, data);
 }
 
+/*
+ * A CQE would overwrite one software has not consumed: the consumer index
+ * is in the CQ's set-CI doorbell record (ci_db 0x34, in the UAR context of
+ * the CQ's UAR, logsize_usrpage 23:0), which mthca and libmthca update as
+ * they poll.  A record the stub cannot read checks nothing.
+ */
+static bool arbel_cq_full(ArbelState *s, const uint8_t *ctx, uint32_t pi,
+                          uint32_t log)
+{
+    uint32_t ci;
+
+    if (arbel_icm_db_read(s, ldl_be_p(ctx + ARBEL_CQC_USR_PAGE) &
+                          ARBEL_QPN_MASK, ldl_be_p(ctx + ARBEL_CQC_CI_DB),
+                          &ci)) {
+        return false;
+    }
+    return pi - ci >= (1u << log);
+}
+
 /**
  * arbel_cq_complete - write a CQE on CQ @cqn, with its completion event
  * @s: the device
@@ -105,8 +125,8 @@ static void arbel_cq_event(ArbelState *s, uint32_t cqn, uint8_t *ctx)
  * @cqe: the 32-byte CQE (the owner byte is cleared here: software owns it)
  * @solicited: the CQE fires a CQ armed for solicited completions only
  *
- * A CQE that cannot be written (the buffer's key refuses it) posts a CQ
- * error event (type 0x04, the cqn) instead.
+ * A CQE that cannot be written (the buffer's key refuses it, or the CQ is
+ * full: its overflow) posts a CQ error event (type 0x04, the cqn) instead.
  */
 void arbel_cq_complete(ArbelState *s, uint32_t cqn, const uint8_t *cqe,
                        bool solicited)
@@ -125,6 +145,14 @@ void arbel_cq_complete(ArbelState *s, uint32_t cqn, const uint8_t *cqe,
     pi = ldl_be_p(ctx + ARBEL_CQC_PI);
     log = ldl_be_p(ctx + ARBEL_CQC_LOGSIZE) >> ARBEL_CQC_LOGSIZE_SHIFT &
           ARBEL_CQC_LOGSIZE_MASK;
+    if (arbel_cq_full(s, ctx, pi, log)) {
+        uint8_t data[24] = { 0 };
+
+        trace_arbel_cq_overflow(arbel_trace_seq(s), cqn, pi);
+        stl_be_p(data, cqn);
+        arbel_eq_post_event(s, ARBEL_EV_CQ_ERROR, 0, data);
+        return;
+    }
     req.key = ldl_be_p(ctx + ARBEL_CQC_LKEY);
     req.access = ARBEL_XL_ACC_LOCAL_WRITE;
     req.va = ldq_be_p(ctx + ARBEL_CQC_START) +

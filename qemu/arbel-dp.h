@@ -63,6 +63,7 @@ void arbel_rq_flush(ArbelState *s, uint32_t qpn);
 /* arbel-fabric.c: a message to the port its LID names */
 ArbelResp arbel_fabric_send(ArbelState *s, unsigned int port, ArbelMsg *m,
                             uint8_t *rdata);
+void arbel_fabric_plug(ArbelState *s, PCIDevice *peer);
 
 /* arbel-cqe.c: completions */
 void arbel_cqe_send(ArbelState *s, uint32_t cqn, uint32_t qpn, uint32_t wqe,

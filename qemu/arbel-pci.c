@@ -224,6 +224,41 @@ static const MemoryRegionOps arbel_bar2_ops =
 /* QOM                                                                  */
 /* ------------------------------------------------------------------ */
 
+/*
+ * The cable joins two devices' fabrics (arbel-fabric.c): the other device
+ * must be another arbel-stub, not plugged already, and its LIDs must not
+ * be ours -- the built-in subnet manager numbers each device's ports from
+ * its own "lid" property.
+ */
+static bool arbel_cable_ok(ArbelState *s, Error **errp)
+{
+    const ArbelProps *o;
+
+    if (!s->props.cable) {
+        return true;
+    }
+    if (s->props.cable == PCI_DEVICE(s)) {
+        error_setg(errp, "arbel-stub: cable: a device cannot be cabled to "
+                   "itself (its ports already reach each other)");
+        return false;
+    }
+    o = &ARBEL_STUB(s->props.cable)->props;
+    if (o->cable) {
+        error_setg(errp, "arbel-stub: cable: the other device has a cable "
+                   "property of its own; set it on one of the two");
+        return false;
+    }
+    if (s->props.lid < o->lid + o->num_ports &&
+        o->lid < s->props.lid + s->props.num_ports) {
+        error_setg(errp, "arbel-stub: cable: LIDs %u..%u overlap the other "
+                   "device's %u..%u; give one of them another lid",
+                   s->props.lid, s->props.lid + s->props.num_ports - 1,
+                   o->lid, o->lid + o->num_ports - 1);
+        return false;
+    }
+    return true;
+}
+
 static void arbel_realize(PCIDevice *pdev, Error **errp)
 {
     ERRP_GUARD();
@@ -231,6 +266,9 @@ static void arbel_realize(PCIDevice *pdev, Error **errp)
 
     if (s->props.num_ports < 1 || s->props.num_ports > 2) {
         error_setg(errp, "arbel-stub: ports must be 1 or 2");
+        return;
+    }
+    if (!arbel_cable_ok(s, errp)) {
         return;
     }
     pci_config_set_interrupt_pin(pdev->config, 1);
@@ -273,12 +311,20 @@ static void arbel_realize(PCIDevice *pdev, Error **errp)
     arbel_fwmem_init(s);
     arbel_fault_reset(s);
     arbel_fw_full_reset(s);
+    if (s->props.cable) {
+        arbel_fabric_plug(s, s->props.cable);
+        arbel_fabric_plug(ARBEL_STUB(s->props.cable), pdev);
+    }
 }
 
 static void arbel_exit(PCIDevice *pdev)
 {
     ArbelState *s = ARBEL_STUB(pdev);
 
+    if (s->props.cable) {
+        arbel_fabric_plug(ARBEL_STUB(s->props.cable), NULL);
+        arbel_fabric_plug(s, NULL);
+    }
     arbel_fw_full_reset(s);
     arbel_fw_fini(s);
     arbel_dp_fini(s);
@@ -321,6 +367,8 @@ static Property arbel_properties[] = {
     DEFINE_PROP_UINT8("ports", ArbelState, props.num_ports,
                       ARBEL_PORTS_DEFAULT),
     DEFINE_PROP_UINT16("lid", ArbelState, props.lid, 1),
+    DEFINE_PROP_LINK("cable", ArbelState, props.cable, TYPE_ARBEL_STUB,
+                     PCIDevice *),
     DEFINE_PROP_UINT32("fail-opcode", ArbelState, props.faults.fail_opcode, 0),
     DEFINE_PROP_UINT32("fail-status", ArbelState, props.faults.fail_status,
                        ARBEL_ST_INTERNAL_ERR),

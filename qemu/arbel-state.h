@@ -47,6 +47,7 @@ typedef struct ArbelProps {
     uint32_t fw_pages;
     uint8_t num_ports;      /* 1 or 2 */
     uint16_t lid;           /* port 1's LID; port n has lid + n - 1 */
+    PCIDevice *cable;       /* another arbel-stub the ports are cabled to */
     bool msix;              /* MSI-X capability present */
     ArbelFaults faults;     /* fault injection armed at reset */
 } ArbelProps;
@@ -203,6 +204,7 @@ typedef struct ArbelSrqs {
 /* arbel-sq.c: the send engine's timer and counters */
 typedef struct ArbelDp {
     QEMUTimer *rnr_timer;   /* retries the QPs an RNR NAK stalled */
+    PCIDevice *peer;        /* the device at the cable's other end */
     GHashTable *stalled;    /* qpn -> qpn: the QPs it retries */
     uint64_t cqes;          /* CQEs written */
     uint64_t wqes;          /* send WQEs executed */

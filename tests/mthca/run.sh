@@ -78,13 +78,19 @@ fi
 # the boot
 [ -f "${MODULE:-}" ] || unset MODULE
 
+# traffic: a second device, cabled to the first, its ports at LIDs 3, 4
+cabled=
+if [ "$MODE" = traffic ]; then
+	cabled="-device arbel-stub,ports=$PORTS,lid=3,cable=hca0,node-guid=0x0002c903000b2d00,port-guid=0x0002c903000b2d01"
+fi
+
 dir=$OUT/$run
 rm -f "$dir/rc" "$dir/run.log"
 t0=$EPOCHSECONDS
 VM_OUT=$dir GUEST_BIN=$gb VM_PYTHON=1 VM_MEM=${VM_MEM:-1G} \
 	TIMEOUT=${TIMEOUT:-$vm_timeout} \
-	STUB="node-guid=$NODE_GUID,port-guid=$PORT_GUID,ports=$PORTS" \
-	CMD="$cmd" \
+	STUB="node-guid=$NODE_GUID,port-guid=$PORT_GUID,ports=$PORTS,id=hca0" \
+	VM_QEMU_ARGS="$cabled" CMD="$cmd" \
 	scripts/vm/run.sh 2> >(tee "$dir/run.log" >&2) >&2
 echo $? >"$dir/rc"
 echo "# VM run: exit $(cat "$dir/rc") after $((EPOCHSECONDS - t0)) s" >&2

@@ -13,12 +13,16 @@ own) to swap their QP numbers and LIDs, then move data through mthca0:
     "N bytes in S seconds" and "N iters in S seconds" lines;
   - perftest (write, read, send and atomic bandwidth, write latency),
     server on port 1, client on port 2; a pass is both exiting 0
-    (perftest has no data check of its own).
+    (perftest has no data check of its own);
+  - over the cable: the RC and UD pingpongs and ib_write_bw from mthca0
+    to mthca1, a second arbel-stub joined to the first by its "cable"
+    property (LIDs 3 and 4).
 """
 
 import re
 
 DEV = 'mthca0'
+CABLED_DEV = 'mthca1'
 SERVER_HOST = '127.0.0.1'
 FIRST_TCP_PORT = 18515
 
@@ -84,6 +88,19 @@ def cases(pp_iters=50, pp_size=64, pt_iters=100, pt_size=4096, dev=DEV):
             perftest_args(prog, 2, port, pt_iters, pt_size, dev) +
             [SERVER_HOST], port))
         port += 1
+    for kind in ('rc', 'ud'):
+        prog = f'ibv_{kind}_pingpong'
+        out.append(Case(
+            'pingpong', f'{prog} device to device over the cable',
+            pingpong_args(kind, 1, port, pp_iters, pp_size, dev),
+            pingpong_args(kind, 1, port, pp_iters, pp_size, CABLED_DEV) +
+            [SERVER_HOST], port))
+        port += 1
+    out.append(Case(
+        'perftest', 'ib_write_bw device to device over the cable',
+        perftest_args('ib_write_bw', 1, port, pt_iters, pt_size, dev),
+        perftest_args('ib_write_bw', 1, port, pt_iters, pt_size,
+                      CABLED_DEV) + [SERVER_HOST], port))
     return out
 
 

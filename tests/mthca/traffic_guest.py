@@ -68,21 +68,23 @@ def sysfs(path):
 
 
 def wait_ports(k, limit=20.0):
-    """Both ports active with a LID (the SM's work, the stub's here)."""
+    """Both ports of both devices active with a LID (the SM's work, the
+    stub's here), every LID its own."""
     deadline = time.monotonic() + limit
+    devs = (tc.DEV, tc.CABLED_DEV)
     while True:
-        seen = {p: (sysfs(f'{IBDEV}/ports/{p}/state'),
-                    sysfs(f'{IBDEV}/ports/{p}/lid'))
-                for p in range(1, PORTS + 1)}
+        seen = {(d, p): (sysfs(f'/sys/class/infiniband/{d}/ports/{p}/state'),
+                         sysfs(f'/sys/class/infiniband/{d}/ports/{p}/lid'))
+                for d in devs for p in range(1, PORTS + 1)}
         ready = all(tc.port_ready(*v) for v in seen.values())
         if ready or time.monotonic() > deadline:
             break
         time.sleep(0.5)
-    text = ', '.join(f'port {p}: {s or "?"} lid {lid or "?"}'
-                     for p, (s, lid) in seen.items())
+    text = ', '.join(f'{d} port {p}: {s or "?"} lid {lid or "?"}'
+                     for (d, p), (s, lid) in seen.items())
     k.diag(text)
-    k.check(ready, f'ports: {PORTS} ports ACTIVE with a non-zero LID',
-            f'after {limit:.0f} s: {text}')
+    k.check(ready, f'ports: {PORTS} ports of {tc.DEV} and of {tc.CABLED_DEV} '
+            'ACTIVE with a non-zero LID', f'after {limit:.0f} s: {text}')
     lids = [lid for _, lid in seen.values()]
     k.check(tc.distinct_lids(lids),
             'ports: each port its own LID (port to port goes by LID)', text)

@@ -47,7 +47,7 @@ class Cases(unittest.TestCase):
 
     def test_every_client_once(self):
         names = [c.name for c in self.tc.cases()]
-        self.assertEqual(len(names), 4 * 2 + 5)
+        self.assertEqual(len(names), 4 * 2 + 5 + 3)
         self.assertEqual(len(set(names)), len(names))
         for kind in ('rc', 'uc', 'ud', 'srq'):
             self.assertIn(f'ibv_{kind}_pingpong loopback on port 1', names)
@@ -55,6 +55,8 @@ class Cases(unittest.TestCase):
         for prog in ('ib_write_bw', 'ib_read_bw', 'ib_send_bw',
                      'ib_atomic_bw', 'ib_write_lat'):
             self.assertIn(f'{prog} port 1 to port 2', names)
+        for prog in ('ibv_rc_pingpong', 'ibv_ud_pingpong', 'ib_write_bw'):
+            self.assertIn(f'{prog} device to device over the cable', names)
 
     def test_each_pair_on_its_own_tcp_port(self):
         cases = self.tc.cases()
@@ -63,7 +65,9 @@ class Cases(unittest.TestCase):
         for c in cases:
             for argv in (c.server, c.client):
                 self.assertEqual(argv[argv.index('-p') + 1], str(c.tcp_port))
-                self.assertEqual(argv[argv.index('-d') + 1], 'mthca0')
+                cable = 'cable' in c.name and argv is c.client
+                self.assertEqual(argv[argv.index('-d') + 1],
+                                 'mthca1' if cable else 'mthca0')
             self.assertEqual(c.client[-1], '127.0.0.1')
             self.assertNotIn('127.0.0.1', c.server)
             self.assertEqual(c.server[0], c.client[0])
@@ -73,7 +77,7 @@ class Cases(unittest.TestCase):
             s = c.server[c.server.index('-i') + 1]
             cl = c.client[c.client.index('-i') + 1]
             self.assertEqual(s, '1', c)
-            self.assertEqual(cl, '1' if 'loopback' in c.name else '2', c)
+            self.assertEqual(cl, '2' if 'port 2' in c.name else '1', c)
 
     def test_pingpongs_validate_small_runs(self):
         for c in self.tc.cases():

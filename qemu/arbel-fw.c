@@ -172,7 +172,7 @@ uint8_t arbel_cmd_query_dev_lim(ArbelState *s, ArbelCmd *cmd)
     out[0x15] = 16;                         /* log max SRQs */
     out[0x16] = 0;                          /* log rsvd EECs */
     out[0x17] = 0;                          /* log max EECs: no RD */
-    out[0x19] = 17;                         /* log max CQEs */
+    out[0x19] = ARBEL_LOG_MAX_CQE;          /* log max CQEs */
     out[0x1a] = 7;                          /* log rsvd CQs */
     out[0x1b] = 16;                         /* log max CQs */
     out[0x1d] = ARBEL_LOG_MAX_MPT;          /* log max MPTs */

@@ -43,7 +43,7 @@
  * mthca's mthca_RESIZE_CQ stores its u8 log_size with MTHCA_PUT at 0x0c: one
  * byte, not a be32.  The log size may not exceed QUERY_DEV_LIM's log max
  * CQEs (0x19): mthca_resize_cq refuses more than limits.max_cqes, which
- * mthca_main.c derives from it, so 0x03 (bad parameter) above it.
+ * mthca's mthca_dev_lim derives from it, so 0x03 (bad parameter) above it.
  *
  * Return: a command status.
  */

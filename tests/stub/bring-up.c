@@ -14,6 +14,26 @@ static void run_fw(void)
 {
 	struct arbel_dma_page *pg[1];
 
+	/*
+	 * an 8 GiB chunk (log2size 21) at 8 GiB: no source limits the chunk
+	 * size ("unconfirmed:"); UNMAP_FA drops it again.  A log2size whose
+	 * chunk is no 64-bit range (52: 2^64 bytes) is refused.
+	 */
+	memset(inbox->va, 0, PAGE);
+	put64(inbox->va + 8, 0x200000000ULL | 21);
+	check_status(cmd(OP_MAP_FA, 0, inbox->pa, 1, 0), ST_OK,
+		     "MAP_FA log2size 21 (8 GiB) -> OK (unconfirmed)");
+	ktap_test_check(arbel_dbg_read(dev, ARBEL_DBG_FA_PAGES) == 1u << 21,
+			"... 2^21 FA pages counted", "%u",
+			arbel_dbg_read(dev, ARBEL_DBG_FA_PAGES));
+	check_status(cmd(OP_UNMAP_FA, 0, 0, 0, 0), ST_OK, "UNMAP_FA of it");
+	put64(inbox->va + 8, 52);
+	check_status(cmd(OP_MAP_FA, 0, inbox->pa, 1, 0), ST_BAD_PARAM,
+		     "MAP_FA log2size 52 (2^64 bytes) -> bad parameter");
+	ktap_test_check(arbel_dbg_read(dev, ARBEL_DBG_FA_PAGES) == 0,
+			"... nothing mapped", "%u",
+			arbel_dbg_read(dev, ARBEL_DBG_FA_PAGES));
+
 	check_status(map_fa(), ST_OK, "MAP_FA fw_pages single pages");
 	ktap_test_check(arbel_dbg_read(dev, ARBEL_DBG_FA_PAGES) == fw_pages,
 			"FA page counter", "%u, expected %u",

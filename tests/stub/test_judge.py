@@ -65,6 +65,7 @@ GOOD = (
     '#412 unconfirmed: INIT_HCA log_mpt_sz 4: reserved MPTs only',
     '#413 unconfirmed: CLOSE_HCA op_mod 2 (sources give 0..1)',
     '#414 unconfirmed: chunk 0x200000000 log2size 21 > 20',
+    '#415 unconfirmed: MAD_IFC op_mod 0x8 (sources give bits 2:0)',
     '#2 DOORBELL uar=1 offset=0x010 size=8 value=0x0000000a00000101',
 )
 # (check index, a line wrong in one field)
@@ -127,9 +128,11 @@ BAD = (
     (26, GOOD[26].replace('log_mpt_sz 4', 'log_mpt_sz 5')),
     (27, GOOD[27].replace('CLOSE_HCA', 'INIT_HCA')),
     (28, GOOD[28].replace('log2size 21', 'log2size 20')),
-    (29, GOOD[29].replace('uar=1', 'uar=0')),
-    (29, GOOD[29].replace('offset=0x010', 'offset=0x018')),
-    (29, GOOD[29].replace('value=0x0000000a00000101', 'value=0x00000101')),
+    (29, GOOD[29].replace(' unconfirmed:', ' unconfirmed_:')),
+    (29, GOOD[29].replace('0x8', '0x7')),
+    (30, GOOD[30].replace('uar=1', 'uar=0')),
+    (30, GOOD[30].replace('offset=0x010', 'offset=0x018')),
+    (30, GOOD[30].replace('value=0x0000000a00000101', 'value=0x00000101')),
 )
 
 # ib_mthca's first probe and removal on the stub (Debian 6.1's module, the

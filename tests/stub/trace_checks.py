@@ -201,6 +201,9 @@ CONFORMANCE = (
     ('unconfirmed: MAP_FA chunk above 4 GiB',
      'unconfirmed: chunk 0x200000000 log2size 21 > 20',
      _unconfirmed('chunk 0x200000000 log2size 21 > 20')),
+    ('unconfirmed: MAD_IFC op_mod',
+     'unconfirmed: MAD_IFC op_mod 0x8 (sources give bits 2:0)',
+     _unconfirmed('MAD_IFC op_mod 0x8 (sources give bits 2:0)')),
     ('doorbell', 'DOORBELL uar=1 offset=0x010 size=8 '
      'value=0x0000000a00000101', _doorbell),
 )

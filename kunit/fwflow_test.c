@@ -209,9 +209,12 @@ static void fw_flow_map_unmap_icm(struct kunit *test)
 	chunk[0].va = va + 0x800;
 	KUNIT_EXPECT_EQ(test, arbel_fw_map(c->cmd, OP_MAP_ICM, chunk, 1),
 			-EINVAL);
-	/* log2 size > 20: 0x03. */
+	/*
+	 * log2 size 52: 4 KiB << 52 is no 64-bit range, 0x03.  (A size
+	 * above 4 GiB alone is only "unconfirmed:": no source limits it.)
+	 */
 	chunk[0].va = va;
-	chunk[0].log_pages = 21;
+	chunk[0].log_pages = 52;
 	KUNIT_EXPECT_EQ(test, arbel_fw_map(c->cmd, OP_MAP_ICM, chunk, 1),
 			-EINVAL);
 	/*
@@ -234,9 +237,11 @@ static void fw_flow_close_init_hca(struct kunit *test)
 {
 	struct flow_ctx *c = test->priv;
 
-	/* CLOSE_HCA op_mod > 1: 0x02, and the HCA stays up. */
-	KUNIT_EXPECT_EQ(test, arbel_cmd_exec(c->cmd, 0, NULL, 0, 2,
-					     OP_CLOSE_HCA), -EPERM);
+	/*
+	 * (CLOSE_HCA with op_mod > 1 is no refusal: no source gives those
+	 * values, the stub notes "unconfirmed:" and closes -- the
+	 * conformance suite checks it; the driver sends 0.)
+	 */
 	KUNIT_ASSERT_EQ(test, dbg_rd(c, ARBEL_DBG_FW_STATE), FW_STATE_HCA_INIT);
 
 	/*

@@ -37,7 +37,14 @@
 /**
  * arbel_cmd_resize_cq - RESIZE_CQ: a new buffer (log size, lkey) for a CQ
  * @s: the device
- * @cmd: the command (op_mod 1, inbox: log size at 0x0c, lkey at 0x1c)
+ * @cmd: the command (op_mod 1; inbox: the log size in the byte at 0x0c,
+ *       i.e. bits 28:24 of the be32 there, as in the CQ context; the lkey
+ *       be32 at 0x1c)
+ *
+ * mthca's mthca_RESIZE_CQ stores its u8 log_size with MTHCA_PUT at 0x0c: one
+ * byte, not a be32.  The log size may not exceed QUERY_DEV_LIM's log max
+ * CQEs (0x19): mthca_resize_cq refuses more than limits.max_cqes, which
+ * mthca's mthca_dev_lim derives from it, so 0x03 (bad parameter) above it.
  *
  * Return: a command status.
  */
@@ -59,8 +66,8 @@ uint8_t arbel_cmd_resize_cq(ArbelState *s, ArbelCmd *cmd)
     if (st) {
         return st;
     }
-    logsize = ldl_be_p(cmd->inbox + ARBEL_RESIZE_LOGSIZE);
-    if (logsize > ARBEL_CQC_LOGSIZE_MASK) {
+    logsize = cmd->inbox[ARBEL_RESIZE_LOGSIZE];
+    if (logsize > ARBEL_LOG_MAX_CQE) {
         return ARBEL_ST_BAD_PARAM;
     }
     st = arbel_icm_read(s, va, ctx, sizeof(ctx));

@@ -176,7 +176,7 @@ uint8_t arbel_cmd_query_dev_lim(ArbelState *s, ArbelCmd *cmd)
     out[0x15] = 16;                         /* log max SRQs */
     out[0x16] = 0;                          /* log rsvd EECs */
     out[0x17] = 0;                          /* log max EECs: no RD */
-    out[0x19] = 17;                         /* log max CQEs */
+    out[0x19] = ARBEL_LOG_MAX_CQE;          /* log max CQEs */
     out[0x1a] = 7;                          /* log rsvd CQs */
     out[0x1b] = 16;                         /* log max CQs */
     out[0x1d] = ARBEL_LOG_MAX_MPT;          /* log max MPTs */
@@ -336,6 +336,11 @@ static void arbel_hca_tables(const uint8_t *in, ArbelTable *t)
         uarc_entry : arbel_tbl_size(uarc_entry, log_uar);
 }
 
+static const char *const arbel_tbl_name[ARBEL_TBL_NR] = {
+    "QPC", "EEC", "SRQC", "CQC", "EQPC", "EEEC", "EQC", "RDB", "MC", "MPT",
+    "MTT", "UAR scratch", "UARC",
+};
+
 /*
  * The end of @t's extent for overlap checks: a table of unknown size
  * (RDB, and MTT until its end is known) holds at least its first byte.
@@ -345,35 +350,71 @@ static uint64_t arbel_tbl_end(const ArbelTable *t)
     return t->base + MAX(t->size, 1);
 }
 
-/* The PRM's rules for the whole layout; ARBEL_ST_OK or ARBEL_ST_BAD_PARAM. */
+/* the size of one entry of @t, 0 if unknown (RDB, MTT) */
+static uint64_t arbel_tbl_entry(const ArbelTable *t)
+{
+    if (!t->size || t->size == ARBEL_TBL_NO_SIZE) {
+        return 0;
+    }
+    return pow2floor(t->size >> t->log_num);
+}
+
+/*
+ * The layout rules, and their sources (Documentation/arbel-stub.rst,
+ * "Checks and their sources").  Refused with 0x03: log_num_eq above
+ * QUERY_DEV_LIM 0x1f, log_mpt_sz above 0x1d, a table reaching past the
+ * largest ICM (QUERY_DEV_LIM 0xa0, as MAP_ICM), a table base not aligned
+ * to its entry size (entries sit at base + n * entry size, QUERY_DEV_LIM
+ * 0x80..0x92; the QPC, EEC, SRQC, CQC and EQC bases even carry their log
+ * count in those low bits, mthca_INIT_HCA and iPXE), an MTT base not
+ * 8-byte aligned (the PRM's 8-byte MTT entry).  Unconfirmed, the layout is
+ * taken: a table not aligned to its whole size (mthca's
+ * mthca_make_profile and iPXE align each table so; the PRM does not ask
+ * it), tables outside the
+ * SET_ICM_SIZE value or overlapping (the PRM leaves the layout to
+ * software; iPXE puts the UAR contexts above its ICM size), an MPT table
+ * of reserved entries only, an MTT area smaller than the reserved MTTs.
+ */
 static uint8_t arbel_hca_check(ArbelState *s, ArbelTable *t)
 {
-    uint64_t mtt_base = t[ARBEL_TBL_MTT].base, mtt_end = s->fw.icm_size;
+    uint64_t mtt_base = t[ARBEL_TBL_MTT].base, mtt_end;
     int i, j;
 
-    if (t[ARBEL_TBL_EQC].log_num > ARBEL_LOG_MAX_EQ) {
-        return ARBEL_ST_BAD_PARAM;
-    }
-    if (t[ARBEL_TBL_MPT].log_num > ARBEL_LOG_MAX_MPT ||
-        t[ARBEL_TBL_MPT].log_num <= ARBEL_LOG_RSVD_MPT ||
+    if (t[ARBEL_TBL_EQC].log_num > ARBEL_LOG_MAX_EQ ||
+        t[ARBEL_TBL_MPT].log_num > ARBEL_LOG_MAX_MPT ||
         (mtt_base & (ARBEL_MTT_ENTRY_SIZE - 1))) {
         return ARBEL_ST_BAD_PARAM;
     }
     for (i = 0; i < ARBEL_TBL_NR; i++) {
-        uint64_t size = t[i].size;
-        bool outside = t[i].base >= s->fw.icm_size ||
-                       (size && size > s->fw.icm_size - t[i].base);
+        uint64_t size = t[i].size, entry = arbel_tbl_entry(&t[i]);
 
-        if (outside && i == ARBEL_TBL_UARC && size != ARBEL_TBL_NO_SIZE) {
-            /* iPXE places the UAR contexts above the ICM it sizes */
-            arbel_unconfirmed(s, "INIT_HCA UARC [0x%" PRIx64 ", +0x%" PRIx64
-                              ") outside ICM size 0x%" PRIx64, t[i].base,
-                              size, s->fw.icm_size);
-        } else if (outside) {
-            return ARBEL_ST_BAD_PARAM;        /* outside SET_ICM_SIZE's ICM */
+        if (size == ARBEL_TBL_NO_SIZE || t[i].base >= ARBEL_MAX_ICM_SIZE ||
+            size > ARBEL_MAX_ICM_SIZE - t[i].base) {
+            return ARBEL_ST_BAD_PARAM;        /* past the largest ICM */
+        }
+        if (entry && (t[i].base & (entry - 1))) {
+            return ARBEL_ST_BAD_PARAM;        /* not aligned to an entry */
+        }
+    }
+    if (t[ARBEL_TBL_MPT].log_num <= ARBEL_LOG_RSVD_MPT) {
+        arbel_unconfirmed(s, "INIT_HCA log_mpt_sz %u: reserved MPTs only",
+                          t[ARBEL_TBL_MPT].log_num);
+    }
+    mtt_end = mtt_base < s->fw.icm_size ? s->fw.icm_size : ARBEL_MAX_ICM_SIZE;
+    for (i = 0; i < ARBEL_TBL_NR; i++) {
+        uint64_t size = t[i].size;
+
+        if (t[i].base >= s->fw.icm_size ||
+            (size && size > s->fw.icm_size - t[i].base)) {
+            arbel_unconfirmed(s, "INIT_HCA %s [0x%" PRIx64 ", +0x%" PRIx64
+                              ") outside ICM size 0x%" PRIx64,
+                              arbel_tbl_name[i], t[i].base, size,
+                              s->fw.icm_size);
         }
         if (size && (t[i].base & (pow2floor(size) - 1))) {
-            return ARBEL_ST_BAD_PARAM;        /* not aligned to its size */
+            arbel_unconfirmed(s, "INIT_HCA %s [0x%" PRIx64 ", +0x%" PRIx64
+                              ") not aligned to its size", arbel_tbl_name[i],
+                              t[i].base, size);
         }
         if (i != ARBEL_TBL_MTT && t[i].base > mtt_base &&
             t[i].base < mtt_end) {
@@ -383,14 +424,19 @@ static uint8_t arbel_hca_check(ArbelState *s, ArbelTable *t)
     /* the MTT area runs up to the next table base above it, or ICM end */
     if (mtt_end - mtt_base <
         ((uint64_t)ARBEL_MTT_ENTRY_SIZE << ARBEL_LOG_RSVD_MTT)) {
-        return ARBEL_ST_BAD_PARAM;      /* no room for the reserved MTTs */
+        arbel_unconfirmed(s, "INIT_HCA MTT area [0x%" PRIx64 ", 0x%" PRIx64
+                          ") smaller than the reserved MTTs", mtt_base,
+                          mtt_end);
     }
     t[ARBEL_TBL_MTT].size = mtt_end - mtt_base;
     for (i = 0; i < ARBEL_TBL_NR; i++) {
         for (j = i + 1; j < ARBEL_TBL_NR; j++) {
             if (t[i].base < arbel_tbl_end(&t[j]) &&
                 t[j].base < arbel_tbl_end(&t[i])) {
-                return ARBEL_ST_BAD_PARAM;    /* two tables overlap */
+                arbel_unconfirmed(s, "INIT_HCA %s at 0x%" PRIx64
+                                  " and %s at 0x%" PRIx64 " overlap",
+                                  arbel_tbl_name[i], t[i].base,
+                                  arbel_tbl_name[j], t[j].base);
             }
         }
     }
@@ -427,7 +473,9 @@ uint8_t arbel_cmd_init_hca(ArbelState *s, ArbelCmd *cmd)
 uint8_t arbel_cmd_close_hca(ArbelState *s, ArbelCmd *cmd)
 {
     if (cmd->op_mod > 1) {
-        return ARBEL_ST_BAD_OP;
+        /* PRM: op_mod 1 = panic; no source gives other values */
+        arbel_unconfirmed(s, "CLOSE_HCA op_mod %u (sources give 0..1)",
+                          cmd->op_mod);
     }
     arbel_mpt_drop_all(s);
     arbel_eq_reset(s);

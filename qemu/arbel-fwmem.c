@@ -22,7 +22,7 @@
 #include "arbel-fw.h"
 
 #define ARBEL_MAX_PAIRS     (ARBEL_MBOX_SIZE / ARBEL_VPM_SIZE)
-#define ARBEL_MAX_LOG_CHUNK 20      /* 4 GiB */
+#define ARBEL_MAX_LOG_CHUNK 20      /* 4 GiB: the largest chunk the stub knew */
 
 /**
  * arbel_fwmem_init - create the firmware area and aux ICM lists
@@ -58,8 +58,17 @@ void arbel_fwmem_reset(ArbelState *s)
     s->fw.aux_needed = 0;
 }
 
-/* Decode and check the physical half of a pair. */
-static bool arbel_pair_pa(const uint8_t *pair, uint64_t *pa, uint64_t *size)
+/*
+ * Decode and check the physical half of a pair.  Refused (0x03): reserved
+ * bits 11:6 (the PRM's pair layout, arbel-prm-notes.md section 3), a chunk
+ * not aligned to its size (mthca_map_cmd aligns them so, "Each chunk must
+ * be aligned to its own size"), a log2size whose chunk is not a 64-bit
+ * address range.  Unconfirmed: a chunk above 4 GiB (log2size > 20; no
+ * source limits it, mthca_map_cmd takes the lowest set bit of address and
+ * length, whatever it is).
+ */
+static bool arbel_pair_pa(ArbelState *s, const uint8_t *pair, uint64_t *pa,
+                          uint64_t *size)
 {
     uint64_t raw = ldq_be_p(pair + ARBEL_VPM_PA);
     unsigned int log = raw & ARBEL_VPM_LOG_SIZE_MASK;
@@ -67,12 +76,19 @@ static bool arbel_pair_pa(const uint8_t *pair, uint64_t *pa, uint64_t *size)
     if (raw & ARBEL_VPM_RSVD) {
         return false;               /* reserved bits 11:6 */
     }
-    if (log > ARBEL_MAX_LOG_CHUNK) {
-        return false;
+    if (log > ARBEL_VPM_MAX_LOG_CHUNK) {
+        return false;               /* 4 KiB << log is no address range */
     }
     *size = ARBEL_ICM_PAGE << log;
     *pa = raw & ~(ARBEL_ICM_PAGE - 1);
-    return !(*pa & (*size - 1));
+    if (*pa & (*size - 1)) {
+        return false;
+    }
+    if (log > ARBEL_MAX_LOG_CHUNK) {
+        arbel_unconfirmed(s, "chunk 0x%" PRIx64 " log2size %u > %u", *pa,
+                          log, ARBEL_MAX_LOG_CHUNK);
+    }
+    return true;
 }
 
 /* the inbox of a MAP_* command: in_mod (1 .. ARBEL_MAX_PAIRS) 16-byte pairs */
@@ -97,14 +113,19 @@ static uint8_t arbel_map_chunks(ArbelState *s, ArbelCmd *cmd, GArray *arr,
     for (i = 0; i < n; i++) {
         ArbelChunk c;
 
-        if (!arbel_pair_pa(cmd->inbox + i * ARBEL_VPM_SIZE, &c.pa, &c.size)) {
+        if (!arbel_pair_pa(s, cmd->inbox + i * ARBEL_VPM_SIZE, &c.pa,
+                           &c.size)) {
             return ARBEL_ST_BAD_PARAM;
         }
     }
     for (i = 0; i < n; i++) {
+        const uint8_t *pair = cmd->inbox + i * ARBEL_VPM_SIZE;
         ArbelChunk c = { 0, 0 };
+        unsigned int log = ldq_be_p(pair + ARBEL_VPM_PA) &
+                           ARBEL_VPM_LOG_SIZE_MASK;
 
-        arbel_pair_pa(cmd->inbox + i * ARBEL_VPM_SIZE, &c.pa, &c.size);
+        c.size = ARBEL_ICM_PAGE << log;
+        c.pa = ldq_be_p(pair + ARBEL_VPM_PA) & ~(ARBEL_ICM_PAGE - 1);
         g_array_append_val(arr, c);
         *pages += c.size / ARBEL_ICM_PAGE;
     }
@@ -188,17 +209,19 @@ uint8_t arbel_cmd_map_icm(ArbelState *s, ArbelCmd *cmd)
         const uint8_t *pair = cmd->inbox + i * ARBEL_VPM_SIZE;
         uint64_t va = ldq_be_p(pair + ARBEL_VPM_VA), pa, size;
 
-        if (!arbel_pair_pa(pair, &pa, &size) || (va & (size - 1)) ||
-            va > ARBEL_MAX_ICM_SIZE - size) {
+        /* the va aligned to the chunk, inside the largest ICM (DEV_LIM) */
+        if (!arbel_pair_pa(s, pair, &pa, &size) || (va & (size - 1)) ||
+            size > ARBEL_MAX_ICM_SIZE || va > ARBEL_MAX_ICM_SIZE - size) {
             return ARBEL_ST_BAD_PARAM;
         }
     }
     for (i = 0; i < n; i++) {
         const uint8_t *pair = cmd->inbox + i * ARBEL_VPM_SIZE;
-        uint64_t va = ldq_be_p(pair + ARBEL_VPM_VA), pa = 0, size = 0;
+        uint64_t va = ldq_be_p(pair + ARBEL_VPM_VA);
+        uint64_t raw = ldq_be_p(pair + ARBEL_VPM_PA);
+        uint64_t pa = raw & ~(ARBEL_ICM_PAGE - 1);
+        uint64_t size = ARBEL_ICM_PAGE << (raw & ARBEL_VPM_LOG_SIZE_MASK);
         bool again = false;
-
-        arbel_pair_pa(pair, &pa, &size);
         if (va >= s->fw.icm_size || size > s->fw.icm_size - va) {
             /* iPXE maps its doorbell page above the ICM it sized */
             arbel_unconfirmed(s, "MAP_ICM [0x%" PRIx64 ", +0x%" PRIx64

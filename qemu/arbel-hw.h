@@ -447,4 +447,11 @@ typedef struct ArbelCmd {
     const char *name;       /* the opcode's name (dispatch), for the trace */
 } ArbelCmd;
 
+/*
+ * strictness (issue 26 §7): what the checks with a source need, and
+ * the limits of what the stub can represent
+ */
+#define ARBEL_LOG_MAX_CQE       17      /* QUERY_DEV_LIM 0x19 */
+#define ARBEL_VPM_MAX_LOG_CHUNK 51      /* 4 KiB << 51 = 2^63, a u64 holds it */
+
 #endif

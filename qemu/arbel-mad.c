@@ -24,6 +24,7 @@
 #include "qemu/osdep.h"
 #include "qemu/bswap.h"
 #include "arbel-state.h"
+#include "arbel-trace.h"
 #include "arbel-dma.h"
 #include "arbel-objects.h"
 #include "arbel-mad.h"
@@ -127,8 +128,17 @@ uint8_t arbel_cmd_mad_ifc(ArbelState *s, ArbelCmd *cmd)
     uint8_t *in, cls;
     uint8_t st;
 
-    if (port < 1 || port > s->props.num_ports || cmd->op_mod > 7) {
+    /* the port: QUERY_DEV_LIM 0x37 */
+    if (port < 1 || port > s->props.num_ports) {
         return ARBEL_ST_BAD_PARAM;
+    }
+    /*
+     * op_mod bits 2:0 (ignore M_Key, ignore B_Key, WC info valid) are
+     * mthca's; bit 3 no source gives: noted, not refused
+     */
+    if (cmd->op_mod > 7) {
+        arbel_unconfirmed(s, "MAD_IFC op_mod 0x%x (sources give bits 2:0)",
+                          cmd->op_mod);
     }
     st = arbel_inbox_read(s, cmd, MAD_SIZE);
     if (st) {

@@ -9,16 +9,41 @@
 #include "qemu/osdep.h"
 #include "qemu/bswap.h"
 #include "arbel-state.h"
+#include "arbel-trace.h"
 #include "arbel-dma.h"
 #include "arbel-icm.h"
 #include "arbel-tpt.h"
 #include "arbel-mpt.h"
 
+/*
+ * Which SW2HW_MPT rules refuse and which only leave an "unconfirmed:" line
+ * (Documentation/arbel-stub.rst, "Checks and their sources").  Refused
+ * with 0x03, because a source states them: page_size < 20 and lkey 0 and
+ * mtt_adr 8-byte aligned and type 0 for regions (the PRM's arbelprm_mpt_st
+ * and arbel-prm-notes.md section 5), a region's length at most 2^36
+ * (QUERY_DEV_LIM 0x21, max MR size).  Unconfirmed, the entry is taken: the
+ * PRM's reserved fields (mthca sets MIO, dword 0 bit 17, inside them on
+ * real firmware: reserved bits are not refused there), mem_key's index bits
+ * (mthca derives in_mod from the key; no source says the firmware compares
+ * them), win_cnt, a window's eb and a region's qpn (the PRM: "valid for"
+ * regions / type-2 windows, no "must"), a start + length that wraps, the
+ * MTT range outside the MTT area or in its reserved entries (the
+ * translation engine checks each MTT entry it reads instead).
+ */
 /* the bits of dwords 0 and 3 that are no reserved field */
 #define ARBEL_MPT_D0_ALLOWED    (0xf000ff00u | ARBEL_MPT_D0_MIO)
 #define ARBEL_MPT_D3_RSVD       ((1u << 24) | (7u << 29))
-/* page sizes the stub takes: 4 KiB << 0..19 */
+/* page sizes the PRM allows: 4 KiB << 0..19 ("should be < 20") */
 #define ARBEL_MPT_PAGE_SIZE_LIMIT 20
+
+/* an op_mod the sources do not give: noted, the command runs as usual */
+static void arbel_op_mod_note(ArbelState *s, ArbelCmd *cmd, uint8_t max)
+{
+    if (cmd->op_mod > max) {
+        arbel_unconfirmed(s, "%s op_mod %u (sources give 0..%u)", cmd->name,
+                          cmd->op_mod, max);
+    }
+}
 
 /* index in range, not reserved, its ICM mapped */
 static uint8_t arbel_mpt_slot_check(ArbelState *s, uint32_t index)
@@ -57,7 +82,35 @@ static void arbel_mpt_load(const uint8_t *buf, uint32_t *d)
     }
 }
 
-/* The checks the PRM asks of an entry handed over by SW2HW_MPT. */
+/* a SW2HW_MPT rule no source states: noted, the entry is taken */
+static void arbel_mpt_note(ArbelState *s, uint32_t index, const char *what)
+{
+    arbel_unconfirmed(s, "SW2HW_MPT 0x%x: %s", index, what);
+}
+
+/* The MTT range of a translated region: noted if outside the MTT area. */
+static void arbel_mpt_mtt_note(ArbelState *s, uint32_t index,
+                               const uint32_t *d)
+{
+    unsigned int shift = ARBEL_MPT_PAGE_SHIFT +
+                         (d[ARBEL_MPT_DW_PAGE] & ARBEL_MPT_D1_PAGE_SIZE_MASK);
+    bool zb = d[ARBEL_MPT_DW_PD] & ARBEL_MPT_D3_ZB;
+    uint64_t first = zb ? 0 : arbel_mpt_start(d) & ((1ULL << shift) - 1);
+    uint64_t mtt_adr = arbel_mpt_mtt_adr(d);
+    uint64_t npages;
+
+    npages = (first + arbel_mpt_len(d) + (1ULL << shift) - 1) >> shift;
+    if (!arbel_mtt_range_ok(s, mtt_adr, npages * ARBEL_MTT_ENTRY_SIZE)) {
+        arbel_mpt_note(s, index, "MTT range outside the MTT area");
+    } else if (mtt_adr < arbel_mtt_rsvd_end(s)) {
+        arbel_mpt_note(s, index, "MTT range in the reserved MTTs");
+    }
+}
+
+/*
+ * The checks of an entry handed over by SW2HW_MPT: false for what a source
+ * refuses, an "unconfirmed:" line for the rest (see the top of the file).
+ */
 static bool arbel_mpt_entry_ok(ArbelState *s, uint32_t index, const uint32_t *d)
 {
     uint32_t flags = d[ARBEL_MPT_DW_FLAGS], page = d[ARBEL_MPT_DW_PAGE];
@@ -68,53 +121,51 @@ static bool arbel_mpt_entry_ok(ArbelState *s, uint32_t index, const uint32_t *d)
     uint32_t page_size = page & ARBEL_MPT_D1_PAGE_SIZE_MASK;
     uint64_t start = arbel_mpt_start(d);
     uint64_t len = arbel_mpt_len(d);
-    uint64_t mtt_adr = arbel_mpt_mtt_adr(d);
     uint32_t mask = (1u << arbel_tpt_log_mpt(s)) - 1;
 
-    if (flags & ~ARBEL_MPT_D0_ALLOWED) {
-        return false;                   /* reserved bits of dword 0 */
-    }
-    if (page_size >= ARBEL_MPT_PAGE_SIZE_LIMIT ||
-        (page & ARBEL_MPT_D1_RSVD2)) {
+    /* PRM: page_size "should be < 20"; lkey "Must be 0 for SW2HW_MPT" */
+    if (page_size >= ARBEL_MPT_PAGE_SIZE_LIMIT || d[ARBEL_MPT_DW_LKEY]) {
         return false;
+    }
+    /* PRM: mtt_adr_l "Must be aligned on 8 bytes" */
+    if (d[ARBEL_MPT_DW_MTT_L] & ARBEL_MPT_D12_RSVD7) {
+        return false;
+    }
+    /* PRM: type "must be zero for regions" */
+    if (region && (page & ARBEL_MPT_D1_TYPE)) {
+        return false;
+    }
+    /* QUERY_DEV_LIM 0x21: the largest region the device translates */
+    if (region && !phys && len > (1ULL << ARBEL_LOG_MAX_MR_SIZE)) {
+        return false;
+    }
+
+    if ((flags & ~ARBEL_MPT_D0_ALLOWED) || (page & ARBEL_MPT_D1_RSVD2) ||
+        (pd & ARBEL_MPT_D3_RSVD) || d[ARBEL_MPT_DW_RSVD5] ||
+        (d[ARBEL_MPT_DW_MTT_H] & ~ARBEL_MPT_D11_MTT_H_MASK) ||
+        d[ARBEL_MPT_DW_RSVD8] || d[ARBEL_MPT_DW_RSVD8 + 1]) {
+        arbel_mpt_note(s, index, "reserved bits set");
     }
     if ((d[ARBEL_MPT_DW_KEY] & mask) != index) {
-        return false;                   /* mem_key does not name the slot */
+        arbel_mpt_note(s, index, "mem_key does not name the slot");
     }
-    if ((pd & ARBEL_MPT_D3_RSVD) ||
-        (pd & ARBEL_MPT_D3_PD_MASK) >= (1u << ARBEL_LOG_MAX_PD)) {
-        return false;
-    }
-    if (d[ARBEL_MPT_DW_LKEY] || d[ARBEL_MPT_DW_WIN_CNT] ||
-        d[ARBEL_MPT_DW_RSVD5] ||
-        (d[ARBEL_MPT_DW_MTT_H] & ~ARBEL_MPT_D11_MTT_H_MASK) ||
-        (d[ARBEL_MPT_DW_MTT_L] & ARBEL_MPT_D12_RSVD7) ||
-        d[ARBEL_MPT_DW_RSVD8] || d[ARBEL_MPT_DW_RSVD8 + 1]) {
-        return false;   /* lkey, win_cnt, reserved, mtt_adr alignment */
+    if (d[ARBEL_MPT_DW_WIN_CNT]) {
+        arbel_mpt_note(s, index, "win_cnt not 0");
     }
     if (!region) {
-        /* windows: bind enable is region-only */
-        return !(flags & ARBEL_MPT_D0_EB);
+        if (flags & ARBEL_MPT_D0_EB) {
+            arbel_mpt_note(s, index, "bind enable on a window");
+        }
+        return true;
     }
-    if ((page & ARBEL_MPT_D1_TYPE) || (page >> ARBEL_MPT_D1_QPN_SHIFT)) {
-        return false;                   /* type and qpn: windows only */
+    if (page >> ARBEL_MPT_D1_QPN_SHIFT) {
+        arbel_mpt_note(s, index, "qpn on a region");
     }
     if (!zb && len > UINT64_MAX - start) {
-        return false;                   /* wraps around */
+        arbel_mpt_note(s, index, "start + length wraps");
     }
     if (!phys) {
-        unsigned int shift = ARBEL_MPT_PAGE_SHIFT + page_size;
-        uint64_t first = zb ? 0 : start & ((1ULL << shift) - 1);
-        uint64_t npages;
-
-        if (len > (1ULL << ARBEL_LOG_MAX_MR_SIZE)) {
-            return false;
-        }
-        npages = (first + len + (1ULL << shift) - 1) >> shift;
-        if (!arbel_mtt_range_ok(s, mtt_adr, npages * ARBEL_MTT_ENTRY_SIZE) ||
-            mtt_adr < arbel_mtt_rsvd_end(s)) {
-            return false;
-        }
+        arbel_mpt_mtt_note(s, index, d);
     }
     return true;
 }
@@ -142,9 +193,7 @@ uint8_t arbel_cmd_sw2hw_mpt(ArbelState *s, ArbelCmd *cmd)
     uint8_t st;
     int i;
 
-    if (cmd->op_mod) {
-        return ARBEL_ST_BAD_OP;
-    }
+    arbel_op_mod_note(s, cmd, 0);     /* mthca_SW2HW_MPT: 0 */
     st = arbel_mpt_slot_check(s, index);
     if (st) {
         return st;
@@ -186,9 +235,8 @@ uint8_t arbel_cmd_hw2sw_mpt(ArbelState *s, ArbelCmd *cmd)
     uint32_t d0;
     uint8_t st;
 
-    if (cmd->op_mod > 1) {
-        return ARBEL_ST_BAD_OP;
-    }
+    /* mthca_HW2SW_MPT: 1 = no outbox, 0 = the entry; others as 0 */
+    arbel_op_mod_note(s, cmd, 1);
     st = arbel_mpt_read_slot(s, index, img);
     if (st) {
         return st;
@@ -200,7 +248,7 @@ uint8_t arbel_cmd_hw2sw_mpt(ArbelState *s, ArbelCmd *cmd)
     if ((d0 & ARBEL_MPT_D0_RW) && ldl_be_p(img + 4 * ARBEL_MPT_DW_WIN_CNT)) {
         return ARBEL_ST_REG_BOUND;            /* windows still bound */
     }
-    if (cmd->op_mod == 0) {
+    if (cmd->op_mod != 1) {
         st = arbel_outbox_write(s, cmd, img, sizeof(img));
         if (st) {
             return st;
@@ -218,9 +266,7 @@ uint8_t arbel_cmd_query_mpt(ArbelState *s, ArbelCmd *cmd)
     uint8_t img[ARBEL_MPT_ENTRY_SIZE];
     uint8_t st;
 
-    if (cmd->op_mod) {
-        return ARBEL_ST_BAD_OP;
-    }
+    arbel_op_mod_note(s, cmd, 0);     /* no source calls it; as HW2SW 0 */
     st = arbel_mpt_read_slot(s, index, img);
     if (st) {
         return st;
@@ -228,16 +274,26 @@ uint8_t arbel_cmd_query_mpt(ArbelState *s, ArbelCmd *cmd)
     return arbel_outbox_write(s, cmd, img, sizeof(img));
 }
 
+/*
+ * WRITE_MTT refuses what a source states: more than 510 entries (mthca's
+ * 4 KiB mailbox, arbel-prm-notes.md section 6), a target not 8-byte
+ * aligned (an MTT entry is 8 bytes), outside the MTT area (0x03), in the
+ * reserved MTTs (QUERY_DEV_LIM 0x20) or unmapped ICM (0x05).  Unconfirmed,
+ * the entries are written as given: in_mod 0, the reserved qword or bits
+ * 11:1 of an entry not 0 (PRM reserved fields), an entry without the
+ * present bit (mthca writes present entries only; no source says the
+ * firmware refuses others -- the translation engine refuses a non-present
+ * entry when it reads one).
+ */
 uint8_t arbel_cmd_write_mtt(ArbelState *s, ArbelCmd *cmd)
 {
     uint32_t n = cmd->in_mod, i, count;
+    bool absent = false, rsvd = false;
     uint64_t target;
     uint8_t st;
 
-    if (cmd->op_mod) {
-        return ARBEL_ST_BAD_OP;
-    }
-    if (n == 0 || n > ARBEL_MTT_MAX_WRITE) {
+    arbel_op_mod_note(s, cmd, 0);     /* mthca_WRITE_MTT: 0 */
+    if (n > ARBEL_MTT_MAX_WRITE) {
         return ARBEL_ST_BAD_PARAM;
     }
     st = arbel_inbox_read(s, cmd,
@@ -246,30 +302,41 @@ uint8_t arbel_cmd_write_mtt(ArbelState *s, ArbelCmd *cmd)
         return st;
     }
     target = ldq_be_p(cmd->inbox + ARBEL_WRITE_MTT_TARGET);
-    if (ldq_be_p(cmd->inbox + ARBEL_WRITE_MTT_RSVD) ||
-        (target & (ARBEL_MTT_ENTRY_SIZE - 1)) ||
+    if ((target & (ARBEL_MTT_ENTRY_SIZE - 1)) ||
         !arbel_mtt_range_ok(s, target, (uint64_t)n * ARBEL_MTT_ENTRY_SIZE)) {
         return ARBEL_ST_BAD_PARAM;
     }
     if (target < arbel_mtt_rsvd_end(s)) {
         return ARBEL_ST_BAD_RESOURCE;         /* firmware-reserved MTTs */
     }
+    if (n == 0) {
+        arbel_unconfirmed(s, "WRITE_MTT of 0 entries at 0x%" PRIx64, target);
+        return ARBEL_ST_OK;
+    }
+    if (ldq_be_p(cmd->inbox + ARBEL_WRITE_MTT_RSVD)) {
+        arbel_unconfirmed(s, "WRITE_MTT 0x%" PRIx64 ": reserved qword not 0",
+                          target);
+    }
     count = n;
     for (i = 0; i < n; i++) {
         uint64_t e = ldq_be_p(cmd->inbox + ARBEL_WRITE_MTT_HDR +
                               i * ARBEL_MTT_ENTRY_SIZE);
 
-        if (!(e & ARBEL_MTT_PRESENT)) {
-            /* only a trailing all-zero pad that rounds the count up */
-            if (e == 0 && i == n - 1 && n % 2 == 0 && n > 1) {
-                count = n - 1;
-                break;
-            }
-            return ARBEL_ST_BAD_PARAM;
+        /* a trailing all-zero pad that rounds the count up is not written */
+        if (e == 0 && i == n - 1 && n % 2 == 0 && n > 1) {
+            count = n - 1;
+            break;
         }
-        if (e & ARBEL_MTT_RSVD_BITS) {
-            return ARBEL_ST_BAD_PARAM;
-        }
+        absent |= !(e & ARBEL_MTT_PRESENT);
+        rsvd |= !!(e & ARBEL_MTT_RSVD_BITS);
+    }
+    if (absent) {
+        arbel_unconfirmed(s, "WRITE_MTT 0x%" PRIx64 ": an entry without "
+                          "the present bit", target);
+    }
+    if (rsvd) {
+        arbel_unconfirmed(s, "WRITE_MTT 0x%" PRIx64 ": reserved bits 11:1 "
+                          "of an entry set", target);
     }
     /* the pad entry is not written: it may belong to someone else */
     arbel_tpt_cache_drop_mtt(s, target, count);
@@ -284,9 +351,7 @@ uint8_t arbel_cmd_read_mtt(ArbelState *s, ArbelCmd *cmd)
     g_autofree uint8_t *buf = NULL;
     uint8_t st;
 
-    if (cmd->op_mod) {
-        return ARBEL_ST_BAD_OP;
-    }
+    arbel_op_mod_note(s, cmd, 0);     /* the stub's own format: 0 */
     if (n == 0 || n > ARBEL_MTT_MAX_READ || (va & (ARBEL_MTT_ENTRY_SIZE - 1)) ||
         !arbel_mtt_range_ok(s, va, (uint64_t)n * ARBEL_MTT_ENTRY_SIZE)) {
         return ARBEL_ST_BAD_PARAM;

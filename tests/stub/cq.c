@@ -4,10 +4,11 @@
  * on CQ 0 of the one-CQ table INIT_HCA set up (CQC_BASE, log 0), with the
  * refusals of Documentation/arbel-stub.rst "Queue objects": an index past
  * the table 0x0a, its context ICM unmapped 0x05, the wrong owner 0x09,
- * an op_mod mthca never sends 0x02.  Layout: mthca's cq code struct
- * mthca_cq_context (0x40 bytes: lkey at 0x1c, log size in bits 28:24 of
- * 0x0c, cqn at 0x30); RESIZE_CQ: mthca's cmd code (op_mod 1, log size at 0x0c,
- * lkey at 0x1c).
+ * an op_mod mthca never sends 0x02, a RESIZE_CQ log size above
+ * QUERY_DEV_LIM's 0x03.  Layout: mthca's cq code struct mthca_cq_context
+ * (0x40 bytes: lkey at 0x1c, log size in bits 28:24 of 0x0c, cqn at 0x30);
+ * RESIZE_CQ: mthca's cmd code (op_mod 1, the log size one byte at 0x0c --
+ * bits 28:24 of that dword -- the lkey at 0x1c).
  */
 #include "conformance.h"
 
@@ -65,17 +66,35 @@ void suite_cq(void)
 			"QUERY_CQ: the context", "lkey 0x%08x",
 			get32(outbox->va + 0x1c));
 
+	/*
+	 * mthca_RESIZE_CQ: MTHCA_PUT of a u8 log_size at 0x0c, one byte,
+	 * i.e. bits 28:24 of the dword; the lkey be32 at 0x1c.  The context
+	 * then holds 9 << 24 = 0x09000000 at 0x0c (by hand: bits 28:24).
+	 */
 	memset(inbox->va, 0, 0x40);
-	put32(inbox->va + 0x0c, 9);
+	inbox->va[0x0c] = 9;
 	put32(inbox->va + 0x1c, CQ_LKEY2);
 	check_status(cmd(OP_RESIZE_CQ, 0, inbox->pa, 0, 0), ST_BAD_OP,
 		     "RESIZE_CQ op_mod 0 -> 0x02 (mthca sends 1)");
 	check_status(cmd(OP_RESIZE_CQ, 1, inbox->pa, 0, 0), ST_OK,
-		     "RESIZE_CQ to 512 CQEs, another lkey");
+		     "RESIZE_CQ to 512 CQEs (byte 0x0c = 9), another lkey");
 	cmd(OP_QUERY_CQ, 0, 0, 0, outbox->pa);
 	ktap_test_check(get32(outbox->va + 0x1c) == CQ_LKEY2 &&
-			(get32(outbox->va + 0x0c) >> 24 & 0x1f) == 9,
+			get32(outbox->va + 0x0c) == 0x09000000,
 			"RESIZE_CQ: the context has the new log size and lkey",
+			"lkey 0x%08x logsize 0x%08x", get32(outbox->va + 0x1c),
+			get32(outbox->va + 0x0c));
+
+	/* log max CQEs is 17 (QUERY_DEV_LIM 0x19); mthca never asks more */
+	memset(inbox->va, 0, 0x40);
+	inbox->va[0x0c] = 18;
+	put32(inbox->va + 0x1c, CQ_LKEY);
+	check_status(cmd(OP_RESIZE_CQ, 1, inbox->pa, 0, 0), ST_BAD_PARAM,
+		     "RESIZE_CQ log size 18 > QUERY_DEV_LIM 0x19 (17) -> 0x03");
+	cmd(OP_QUERY_CQ, 0, 0, 0, outbox->pa);
+	ktap_test_check(get32(outbox->va + 0x1c) == CQ_LKEY2 &&
+			get32(outbox->va + 0x0c) == 0x09000000,
+			"refused RESIZE_CQ: the context unchanged",
 			"lkey 0x%08x logsize 0x%08x", get32(outbox->va + 0x1c),
 			get32(outbox->va + 0x0c));
 

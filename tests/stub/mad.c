@@ -52,6 +52,13 @@ void suite_mad(uint64_t want_node_guid, uint64_t want_port_guid)
 			"MAD_IFC NodeInfo GUIDs (node-guid / port-guid properties)",
 			"node 0x%" PRIx64 " port 0x%" PRIx64, node_guid,
 			port_guid);
+	/* op_mod bit 3: no source gives it, so no refusal ("unconfirmed:") */
+	memset(outbox->va, 0, 256);
+	st = cmd(OP_MAD_IFC, 8, inbox->pa, 1, outbox->pa);
+	ktap_test_check(st == ST_OK && r[3] == 0x81 &&
+			get16(d + 30) == 0x6282,
+			"MAD_IFC op_mod 8 -> OK (unconfirmed), NodeInfo answered",
+			"status 0x%02x method 0x%02x", st, r[3]);
 	st = mad_get(0x01, 0x0015, 1, 1);
 	ktap_test_check(st == ST_OK && get16(r + 4) == 0 && d[28] == 1 &&
 			(d[32] & 0xf) >= 1 && (d[32] & 0xf) <= 4 &&

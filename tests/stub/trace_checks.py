@@ -86,10 +86,11 @@ def _unconfirmed_map_icm(e):
                                               'beyond ICM size 0x20000'))
 
 
-def _unconfirmed(text):
-    """The stub's note for a rule no source states: a line of its own."""
+def _unconfirmed(*texts):
+    """The stub's note for a rule no source states: a line of its own,
+    holding every one of @texts."""
     return lambda e: (e.name == 'unconfirmed:' and not e.is_command and
-                      text in e.raw.split(' ', 2)[2])
+                      all(t in e.raw.split(' ', 2)[2] for t in texts))
 
 
 def _reset(e):
@@ -155,6 +156,54 @@ CONFORMANCE = (
     ('unconfirmed: UNMAP_ICM_AUX out of order',
      'unconfirmed: UNMAP_ICM_AUX with 2 ICM pages mapped',
      _unconfirmed('UNMAP_ICM_AUX with 2 ICM pages mapped')),
+    ('unconfirmed: mailbox not 4 KiB aligned',
+     'unconfirmed: QUERY_FW mailbox 0x3fb9e010 not 4 KiB aligned',
+     _unconfirmed('QUERY_FW mailbox ', 'not 4 KiB aligned')),
+    ('unconfirmed: SW2HW_MPT mem_key of another slot',
+     'unconfirmed: SW2HW_MPT 0x11: mem_key does not name the slot',
+     _unconfirmed('SW2HW_MPT 0x11: mem_key does not name the slot')),
+    ('unconfirmed: SW2HW_MPT reserved bits',
+     'unconfirmed: SW2HW_MPT 0x11: reserved bits set',
+     _unconfirmed('SW2HW_MPT 0x11: reserved bits set')),
+    ('unconfirmed: SW2HW_MPT win_cnt',
+     'unconfirmed: SW2HW_MPT 0x11: win_cnt not 0',
+     _unconfirmed('SW2HW_MPT 0x11: win_cnt not 0')),
+    ('unconfirmed: SW2HW_MPT MTT range',
+     'unconfirmed: SW2HW_MPT 0x11: MTT range outside the MTT area',
+     _unconfirmed('SW2HW_MPT 0x11: MTT range outside the MTT area')),
+    ('unconfirmed: SW2HW_MPT reserved MTTs',
+     'unconfirmed: SW2HW_MPT 0x11: MTT range in the reserved MTTs',
+     _unconfirmed('SW2HW_MPT 0x11: MTT range in the reserved MTTs')),
+    ('unconfirmed: SW2HW_MPT op_mod',
+     'unconfirmed: SW2HW_MPT op_mod 1 (sources give 0..0)',
+     _unconfirmed('SW2HW_MPT op_mod 1 (sources give 0..0)')),
+    ('unconfirmed: HW2SW_MPT op_mod',
+     'unconfirmed: HW2SW_MPT op_mod 2 (sources give 0..1)',
+     _unconfirmed('HW2SW_MPT op_mod 2 (sources give 0..1)')),
+    ('unconfirmed: WRITE_MTT entry not present',
+     'unconfirmed: an entry without the present bit',
+     _unconfirmed('WRITE_MTT 0x', 'an entry without the present bit')),
+    ('unconfirmed: INIT_HCA table outside the ICM size',
+     'unconfirmed: INIT_HCA CQC [0x20000, +0x40) outside ICM size 0x20000',
+     _unconfirmed('INIT_HCA CQC [0x20000, +0x40) outside ICM size 0x20000')),
+    ('unconfirmed: INIT_HCA table not aligned to its size',
+     'unconfirmed: INIT_HCA QPC [0x11100, +0x200) not aligned to its size',
+     _unconfirmed('INIT_HCA QPC [0x11100, +0x200) not aligned to its size')),
+    ('unconfirmed: INIT_HCA tables overlap',
+     'unconfirmed: INIT_HCA EEC at 0x0 and MPT at 0x0 overlap',
+     _unconfirmed('INIT_HCA EEC at 0x0 and MPT at 0x0 overlap')),
+    ('unconfirmed: INIT_HCA reserved MPTs only',
+     'unconfirmed: INIT_HCA log_mpt_sz 4: reserved MPTs only',
+     _unconfirmed('INIT_HCA log_mpt_sz 4: reserved MPTs only')),
+    ('unconfirmed: CLOSE_HCA op_mod',
+     'unconfirmed: CLOSE_HCA op_mod 2 (sources give 0..1)',
+     _unconfirmed('CLOSE_HCA op_mod 2 (sources give 0..1)')),
+    ('unconfirmed: MAP_FA chunk above 4 GiB',
+     'unconfirmed: chunk 0x200000000 log2size 21 > 20',
+     _unconfirmed('chunk 0x200000000 log2size 21 > 20')),
+    ('unconfirmed: MAD_IFC op_mod',
+     'unconfirmed: MAD_IFC op_mod 0x8 (sources give bits 2:0)',
+     _unconfirmed('MAD_IFC op_mod 0x8 (sources give bits 2:0)')),
     ('doorbell', 'DOORBELL uar=1 offset=0x010 size=8 '
      'value=0x0000000a00000101', _doorbell),
 )

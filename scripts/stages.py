@@ -134,7 +134,8 @@ STAGES = [
           kernel='6.1', needs=['qemu', 'vm'],
           what="the real clients, unmodified, on Debian's ib_mthca over "
                "the stub's data path: ibverbs-utils' pingpongs (loopback, "
-               "port 1 to port 2), perftest, rdma-core's traffic tests"),
+               "port 1 to port 2, device to device over a cable), "
+               "perftest, rdma-core's traffic tests"),
     Stage('mthca-traffic-6.12',
           'on 6.12 mthca-traffic tests/mthca/run.sh traffic', cost=90,
           kernel='6.12', needs=['qemu', 'vm'],

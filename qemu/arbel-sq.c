@@ -12,23 +12,23 @@
  * the doorbell's first, else those its predecessor's next segment holds
  * (nda_op 4:0, ee_nds 5:0), as mthca and libmthca link each WQE to the
  * one before it.  Layouts: mthca's wqe header (next, remote address,
- * atomic, Arbel UD, data segments) and libmthca's inline segment (byte
+ * atomic, Arbel UD, bind, data segments) and libmthca's inline segment (byte
  * count bit 31, the bytes, padded to 16); which segments follow the next
  * segment for each service type and opcode: mthca_arbel_post_send.
  *
- * A WQE becomes a message (arbel-dp.h) that the fabric carries to a port
- * and the responder (arbel-rq.c) executes.  The requester completes the
- * WQE with a CQE if it asked for one (next segment flags bit 3) or its QP
- * signals all (SSC); a WQE in error always completes, with the syndrome
- * (arbel-cqe.c): its own gather refused (local protection), too long for
- * UD (local length), an opcode its QP does not do (local QP operation),
- * a NAK (remote invalid request / access / operation), no answer on RC
- * (transport retry exceeded), RNR NAKs past the retry count (RNR retry
- * exceeded).  The QP then goes to ERR and every other WQE it holds
- * completes flushed.  An RNR NAK stalls the queue; a timer (1 ms of
- * virtual time, the RNR NAK timer scaled down) retries, forever with
- * rnr_retry 7.  Execution is synchronous: a WQE's response is there
- * before the next starts, so fences hold by construction.
+ * A WQE becomes a message (arbel-dp.h) that the fabric carries to a port and
+ * the responder (arbel-rq.c) executes; BIND_MW binds a type 1 window
+ * (arbel-mw.c).  The requester completes the WQE with a CQE if it asked for
+ * one (next segment flags bit 3) or its QP signals all (SSC); a WQE in error
+ * always completes, with the syndrome (arbel-cqe.c): its own gather refused
+ * (local protection), too long for UD (local length), an opcode its QP does
+ * not do (local QP operation), a NAK (remote invalid request / access /
+ * operation), no answer on RC (transport retry exceeded), RNR NAKs past the
+ * retry count (RNR retry exceeded).  The QP then goes to ERR and every other
+ * WQE it holds completes flushed.  An RNR NAK stalls the queue; a timer (1 ms
+ * of virtual time, the RNR NAK timer scaled down) retries, forever with
+ * rnr_retry 7.  Execution is synchronous: a WQE's response is there before
+ * the next starts, so fences hold by construction.
  * Documentation/arbel-stub.rst "Data path".
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -376,9 +376,16 @@ static ArbelSqDone arbel_sq_exec(ArbelState *s, const ArbelSqQp *q,
         return ARBEL_SQ_OK;     /* a MAD leaves the port; nothing answers */
     }
     if (op == ARBEL_WQE_BIND) {
-        arbel_unconfirmed(s, "QP 0x%x: BIND_MW is not modelled", q->qpn);
+        /* type 1 windows, on RC and UC QPs (IBTA 10.6.7.2) */
         *syn = ARBEL_SYN_MW_BIND;
-        return ARBEL_SQ_ERROR;
+        if ((q->st != ARBEL_QP_ST_RC && q->st != ARBEL_QP_ST_UC) ||
+            req.len < ARBEL_NEXT_SEG_SIZE + ARBEL_BIND_SEG_SIZE ||
+            !arbel_tpt_bind_mw(s, q->pd, w + ARBEL_NEXT_SEG_SIZE)) {
+            return ARBEL_SQ_ERROR;
+        }
+        trace_arbel_wqe(arbel_trace_seq(s), q->qpn, j, op, 0, 0, 0, 0);
+        s->dp.wqes++;
+        return ARBEL_SQ_OK;
     }
     if (!arbel_sq_msg(s, q, w, op, &off, &m, &port)) {
         return ARBEL_SQ_ERROR;

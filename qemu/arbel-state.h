@@ -106,6 +106,7 @@ typedef struct ArbelXlReq {
     bool check_only;        /* translate, move nothing */
     bool check_pd;          /* the region's PD must be @pd (a QP's) */
     uint32_t pd;
+    bool via_window;        /* the region behind a window (arbel-mw.c) */
     uint32_t index;         /* out: MPT slot */
     uint64_t pa;            /* out: PA of the first byte */
 } ArbelXlReq;

@@ -37,4 +37,8 @@ void arbel_tpt_cache_stats(ArbelState *s, uint64_t *hits, uint64_t *misses,
 /* arbel-xlate.c: the walk key -> MPT -> MTT -> guest memory */
 uint32_t arbel_xlate_rw(ArbelState *s, ArbelXlReq *req, void *buf);
 
+/* arbel-mw.c: memory windows */
+bool arbel_tpt_bind_mw(ArbelState *s, uint32_t pd, const uint8_t *seg);
+uint32_t arbel_tpt_window(ArbelState *s, ArbelXlReq *req, const uint32_t *d);
+
 #endif

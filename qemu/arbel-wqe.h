@@ -58,6 +58,13 @@
 #define ARBEL_AV_GRH            BIT(7)
 #define ARBEL_UD_DQPN           0x20
 #define ARBEL_UD_QKEY           0x24
+/* bind segment (32 bytes): rights, new rkey, the region's lkey, range */
+#define ARBEL_BIND_SEG_SIZE     32
+#define ARBEL_BIND_FLAGS        0x00
+#define ARBEL_BIND_NEW_RKEY     0x08
+#define ARBEL_BIND_LKEY         0x0c
+#define ARBEL_BIND_ADDR         0x10
+#define ARBEL_BIND_LEN          0x18
 /* data segment (16 bytes): byte count, lkey, address be64; inline data */
 #define ARBEL_DATA_SEG_SIZE     16
 #define ARBEL_DATA_COUNT        0x00

@@ -101,15 +101,27 @@ uint32_t arbel_xlate_rw(ArbelState *s, ArbelXlReq *req, void *buf)
     if (d[ARBEL_MPT_DW_KEY] != hw) {
         return ARBEL_XL_KEY_MISMATCH;
     }
-    if (!(d[ARBEL_MPT_DW_FLAGS] & ARBEL_MPT_D0_RW)) {
-        return ARBEL_XL_NOT_REGION;
-    }
     if (req->check_pd && (d[ARBEL_MPT_DW_PD] & ARBEL_MPT_D3_PD_MASK) !=
                          (req->pd & ARBEL_MPT_D3_PD_MASK)) {
         return ARBEL_XL_PD;
     }
-    if (!(d[ARBEL_MPT_DW_FLAGS] & right)) {
-        return ARBEL_XL_ACCESS;
+    if (!req->via_window && !(d[ARBEL_MPT_DW_FLAGS] & right)) {
+        return ARBEL_XL_ACCESS;     /* a window's rights are its own */
+    }
+    if (!(d[ARBEL_MPT_DW_FLAGS] & ARBEL_MPT_D0_RW)) {
+        uint32_t key = req->key, r;
+
+        if (req->via_window) {
+            return ARBEL_XL_NOT_REGION;
+        }
+        r = arbel_tpt_window(s, req, d);
+        if (r == ARBEL_XL_OK) {
+            req->via_window = true;
+            r = arbel_xlate_rw(s, req, buf);
+            req->via_window = false;
+        }
+        req->key = key;
+        return r;
     }
 
     phys = d[ARBEL_MPT_DW_FLAGS] & ARBEL_MPT_D0_PA;

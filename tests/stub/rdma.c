@@ -5,16 +5,25 @@
  * subnet manager numbers port n from 1), every key checked the way the
  * HCA checks it (Documentation/arbel-stub.rst "Data path"): each refused
  * access completes with its syndrome and leaves the target bytes as they
- * were; the TPT cache keeps serving a translation the CPU rewrote in ICM
- * until SYNC_TPT.
+ * were; a SEND takes a receive WQE its doorbell record counts, or gets
+ * RNR, or too small a buffer's errors; a type 1 window binds to a region
+ * with bind enable and gives access to its range only; the TPT cache
+ * keeps serving a translation the CPU rewrote in ICM until SYNC_TPT.
  *
  * Layouts, all from mthca: the send doorbell (mthca_arbel_post_send), the
  * WQE segments (struct mthca_next_seg, mthca_raddr_seg, mthca_atomic_seg,
  * mthca_data_seg), the QP context (struct mthca_qp_context: service type
  * 23:16 of dword 0, RC 0; sq_size_stride 0x0a; local QPN 0x10; remote QPN
  * 0x14; primary path port 0x20 31:24, RLID 0x26; PD 0x64; wqe_lkey 0x6c;
- * params1 0x70 bit 3 SSC; cqn_snd 0x7c; params2 0x90: RRE 15, RWE 14, RAE
- * 13; cqn_rcv 0x9c), the CQEs (struct mthca_cqe, mthca_err_cqe: byte count
+ * params1 0x70 bit 3 SSC; cqn_snd 0x7c; snd_wqe_base_l 0x80; params2
+ * 0x90: RRE 15, RWE 14, RAE 13; cqn_rcv 0x9c; rcv_db_index 0xa4), the
+ * receive WQE (mthca_arbel_post_receive: the next segment, data segments)
+ * and its doorbell record (mthca_alloc_db: UARC + UAR * 4 KiB + index * 8,
+ * the counter in its first be32), the bind segment (struct mthca_bind_seg:
+ * rights 31 atomic, 30 remote write, 29 remote read; new rkey 0x08; the
+ * region's lkey 0x0c; address 0x10; length 0x18; opcode 0x18), the
+ * receive CQE's opcode (the BTH
+ * opcode: 0x04 SEND_ONLY, 0x05 with immediate; mthca_poll_one), the CQEs (struct mthca_cqe, mthca_err_cqe: byte count
  * 0x14, syndrome 0x10, opcode 0xff for a send in error), the syndromes
  * (mthca's cq code: 0x04 local protection, 0x13 remote access), the WQE
  * opcodes (iPXE's PRM header: 0x08 RDMA_WRITE, 0x10 RDMA_READ, 0x11
@@ -53,6 +62,13 @@
 #define NORIGHT_IDX		(RSVD_MPT + 63)	/* remote: local rights only */
 #define OTHERPD_IDX		(RSVD_MPT + 64)	/* remote: another PD */
 #define DEREG_IDX		(RSVD_MPT + 65)	/* registered, then not */
+#define BINDABLE_IDX		(RSVD_MPT + 66)	/* local rights, bind enabled */
+#define WINDOW_IDX		(RSVD_MPT + 67)	/* a type 1 window */
+#define MPT_EB			(1u << 15)
+#define OPC_BIND		0x18
+#define BIND_RREAD		(1u << 29)
+#define BIND_RWRITE		(1u << 30)
+#define SYN_MW_BIND		0x06
 #define RDMA_MTT		(MTT_BASE + 0x500)
 #define PD			7
 #define SRC_VA			0x100000ULL
@@ -60,10 +76,21 @@
 #define CQ_VA			0x1000
 #define CQ_LOG			6
 #define SQ_LOG			3
+#define SQ_OFF			0x100	/* the RQ first, as mthca lays them */
+#define RQ_LOG			2	/* 4 receive WQEs of 32 bytes */
+#define RQ_DB			1	/* the RQ's doorbell record */
+#define OPC_SEND		0x0a
+#define OPC_SEND_IMM		0x0b
+#define NEXT_SOLICIT		(1u << 1)
+#define SYN_LOCAL_LENGTH	0x01
+#define SYN_REMOTE_INVAL_REQ	0x12
+#define SYN_RNR_RETRY_EXC	0x16
+#define IBOP_SEND_ONLY		0x04
+#define IBOP_SEND_ONLY_IMM	0x05
 #define UAR			1
 #define DB_SEND			0x10
 
-static struct arbel_dma_page *wq, *cq, *src, *dst, *alt;
+static struct arbel_dma_page *wq, *cq, *src, *dst, *alt, *uarc;
 static volatile uint8_t *uar;
 static unsigned int sq_head, cq_next;
 
@@ -90,10 +117,13 @@ static void qp_up(uint32_t params2)
 		  cmd(OP_ERR2RST, 3, 0, 0, 0) == ST_OK;
 	unsigned int i;
 
+	put32(uarc->va + RQ_DB * 8, 0);		/* no receive posted */
 	for (i = 0; i < 3; i++) {
 		memset(inbox->va, 0, 0x108);
 		put32(c + 0x00, 0u << 16);		/* RC */
+		c[0x09] = RQ_LOG << 3 | (5 - 4);	/* 4 WQEs of 32 bytes */
 		c[0x0a] = SQ_LOG << 3 | (6 - 4);	/* 8 WQEs of 64 bytes */
+		put32(c + 0x0c, 0);			/* UAR 0 */
 		put32(c + 0x10, 0);			/* local QPN */
 		put32(c + 0x14, 0);			/* remote QPN: itself */
 		put32(c + 0x20, 1u << 24);		/* port 1 */
@@ -101,7 +131,9 @@ static void qp_up(uint32_t params2)
 		put32(c + 0x64, PD);
 		put32(c + 0x6c, key(Q_IDX));
 		put32(c + 0x70, QP_SSC);
+		put32(c + 0x80, SQ_OFF);		/* snd_wqe_base_l */
 		put32(c + 0x90, params2);
+		put32(c + 0xa4, RQ_DB);			/* rcv_db_index */
 		ok = ok && cmd(ops[i], 0, inbox->pa, 0, 0) == ST_OK;
 	}
 	ktap_test_check(ok, params2 & QP_RWE ?
@@ -114,12 +146,17 @@ static void qp_up(uint32_t params2)
 static void post(uint8_t op, uint64_t raddr, uint32_t rkey, uint64_t laddr,
 		 uint32_t lkey, uint32_t len, uint64_t swap, uint64_t cmp)
 {
-	uint8_t *w = wq->va + (sq_head % (1u << SQ_LOG)) * 64;
+	uint8_t *w = wq->va + SQ_OFF + (sq_head % (1u << SQ_LOG)) * 64;
 	unsigned int off = 32;
 
 	memset(w, 0, 64);
-	put32(w + 0x00, ((sq_head + 1) % (1u << SQ_LOG)) * 64);
+	put32(w + 0x00, SQ_OFF + ((sq_head + 1) % (1u << SQ_LOG)) * 64);
 	put32(w + 0x08, NEXT_CQ_UPDATE);
+	if (op == OPC_SEND || op == OPC_SEND_IMM) {
+		put32(w + 0x08, NEXT_CQ_UPDATE | NEXT_SOLICIT);
+		put32(w + 0x0c, (uint32_t)swap);	/* the immediate */
+		off = 16;
+	}
 	put64(w + 0x10, raddr);
 	put32(w + 0x18, rkey);
 	if (op == OPC_CS || op == OPC_FA) {
@@ -136,12 +173,32 @@ static void post(uint8_t op, uint64_t raddr, uint32_t rkey, uint64_t laddr,
 	sq_head++;
 }
 
+/* a BIND_MW WQE: window key @new_rkey over @len bytes at @va of @lkey */
+static void post_bind(uint32_t new_rkey, uint32_t lkey, uint64_t va,
+		      uint64_t len, uint32_t rights)
+{
+	uint8_t *w = wq->va + SQ_OFF + (sq_head % (1u << SQ_LOG)) * 64;
+
+	memset(w, 0, 64);
+	put32(w + 0x00, SQ_OFF + ((sq_head + 1) % (1u << SQ_LOG)) * 64);
+	put32(w + 0x08, NEXT_CQ_UPDATE);
+	put32(w + 0x10, rights);
+	put32(w + 0x18, new_rkey);
+	put32(w + 0x1c, lkey);
+	put64(w + 0x20, va);
+	put64(w + 0x28, len);
+	*(volatile uint64_t *)(uar + UAR * 4096 + DB_SEND) =
+		htobe64((uint64_t)(1u << 24 | (sq_head & 0xffff) << 8 |
+				   OPC_BIND) << 32 | 3);
+	sq_head++;
+}
+
 /* the next CQE: success of @op (syndrome 0) or an error with @syn */
 static void check_cqe(uint8_t op, uint8_t syn, uint32_t byte_cnt,
 		      const char *name)
 {
 	const uint8_t *e = cq->va + (cq_next % (1u << CQ_LOG)) * 32;
-	uint32_t wqe = ((sq_head - 1) % (1u << SQ_LOG)) * 64;
+	uint32_t wqe = SQ_OFF + ((sq_head - 1) % (1u << SQ_LOG)) * 64;
 	bool ok = !(e[0x1f] & 0x80) && get32(e) == 0 &&
 		  get32(e + 0x18) == wqe;
 
@@ -264,6 +321,134 @@ static void atomics(void)
 		      "WRITE to a QP without RWE (the rkey allows it) -> 0x13");
 }
 
+/* receive WQE @n: one data segment, @count bytes at SRC_VA + @off */
+static void recv_wqe(unsigned int n, uint32_t count, uint32_t off)
+{
+	uint8_t *w = wq->va + (n % (1u << RQ_LOG)) * 32;
+
+	memset(w, 0, 32);
+	put32(w + 0x10, count);
+	put32(w + 0x14, key(SRC_IDX));
+	put64(w + 0x18, SRC_VA + off);
+	put32(uarc->va + RQ_DB * 8, n + 1);	/* the doorbell record */
+}
+
+/* the next CQE: receive WQE @n got @bytes of IB opcode @op */
+static void check_recv_cqe(unsigned int n, uint8_t op, uint32_t bytes,
+			   uint32_t imm, const char *name)
+{
+	const uint8_t *e = cq->va + (cq_next % (1u << CQ_LOG)) * 32;
+
+	ktap_test_check(!(e[0x1f] & 0x80) && get32(e) == 0 &&
+			get32(e + 0x08) == 0 && get16(e + 0x0e) == 1 &&
+			get32(e + 0x14) == bytes && get32(e + 0x18) == n * 32 &&
+			e[0x1c] == op && !(e[0x1d] & 0x80) &&
+			(op != IBOP_SEND_ONLY_IMM || get32(e + 0x10) == imm),
+			name,
+			"owner 0x%02x qpn 0x%x rqpn 0x%x rlid %u bytes %u wqe 0x%x opcode 0x%02x is_send 0x%02x imm 0x%08x",
+			e[0x1f], get32(e), get32(e + 0x08), get16(e + 0x0e),
+			get32(e + 0x14), get32(e + 0x18), e[0x1c], e[0x1d],
+			get32(e + 0x10));
+	cq_next++;
+}
+
+/* the next CQE: receive WQE @n completed in error with @syn */
+static void check_recv_err(unsigned int n, uint8_t syn, const char *name)
+{
+	const uint8_t *e = cq->va + (cq_next % (1u << CQ_LOG)) * 32;
+
+	ktap_test_check(!(e[0x1f] & 0x80) && e[0x1c] == 0xfe &&
+			e[0x10] == syn && get32(e + 0x18) == n * 32, name,
+			"owner 0x%02x opcode 0x%02x syndrome 0x%02x wqe 0x%x",
+			e[0x1f], e[0x1c], e[0x10], get32(e + 0x18));
+	cq_next++;
+}
+
+/* SEND: RNR, a receive WQE through the doorbell record, too small a one */
+static void receives(void)
+{
+	post(OPC_SEND, 0, 0, SRC_VA, key(SRC_IDX), 64, 0, 0);
+	check_cqe(OPC_SEND, SYN_RNR_RETRY_EXC, 0,
+		  "SEND, no receive posted, rnr_retry 0 -> 0x16");
+	qp_up(QP_RRE | QP_RWE | QP_RAE);
+
+	memset(src->va + 0x800, 0xcc, 0x100);
+	recv_wqe(0, 128, 0x800);
+	post(OPC_SEND, 0, 0, SRC_VA, key(SRC_IDX), 64, 0, 0);
+	check_recv_cqe(0, IBOP_SEND_ONLY, 64, 0,
+		       "SEND: receive CQE, SEND_ONLY (0x04), 64 bytes, source QP 0, SLID 1");
+	check_cqe(OPC_SEND, 0, 0, "SEND: send CQE opcode 0x0a");
+	ktap_test_check(!memcmp(src->va + 0x800, src->va, 64) &&
+			all(src->va + 0x840, 0xcc, 0xc0),
+			"SEND: the payload in the receive buffer, nothing past it",
+			"byte 0x800: 0x%02x byte 0x840: 0x%02x",
+			src->va[0x800], src->va[0x840]);
+
+	recv_wqe(1, 128, 0x900);
+	post(OPC_SEND_IMM, 0, 0, SRC_VA, key(SRC_IDX), 8, 0x12345678, 0);
+	check_recv_cqe(1, IBOP_SEND_ONLY_IMM, 8, 0x12345678,
+		       "SEND_IMM: receive CQE 0x05 with the immediate");
+	check_cqe(OPC_SEND_IMM, 0, 0, "SEND_IMM: send CQE opcode 0x0b");
+
+	memset(src->va + 0xa00, 0xcc, 0x100);
+	recv_wqe(2, 16, 0xa00);
+	post(OPC_SEND, 0, 0, SRC_VA, key(SRC_IDX), 64, 0, 0);
+	check_recv_err(2, SYN_LOCAL_LENGTH,
+		       "SEND into a 16-byte receive buffer: the receive WQE 0x01");
+	check_cqe(OPC_SEND, SYN_REMOTE_INVAL_REQ, 0,
+		  "... and the sender 0x12 (remote invalid request)");
+	ktap_test_check(all(src->va + 0xa10, 0xcc, 0xf0),
+			"too small a buffer: nothing written past it",
+			"byte 0xa10: 0x%02x", src->va[0xa10]);
+	qp_up(QP_RRE | QP_RWE | QP_RAE);
+}
+
+/* a type 1 window bound to a region, used, refused outside, unbound */
+static void windows(void)
+{
+	uint32_t wkey = lkey_of(hw_key(WINDOW_IDX, 4));
+	uint32_t wkey2 = lkey_of(hw_key(WINDOW_IDX, 5));
+	uint8_t e[64];
+
+	memset(e, 0, 64);
+	put32(e + 0, MPT_SW_OWNS);		/* r_w 0: a window, unbound */
+	put32(e + 8, hw_key(WINDOW_IDX, 3));
+	put32(e + 12, PD);
+	check_status(sw2hw(WINDOW_IDX, e), ST_OK, "SW2HW_MPT a type 1 window");
+
+	post_bind(wkey, key(DST_IDX), DST_VA + 0x100, 0x100, BIND_RWRITE);
+	check_cqe(OPC_BIND, SYN_MW_BIND, 0,
+		  "BIND_MW to a region without bind enable (eb) -> 0x06");
+	qp_up(QP_RRE | QP_RWE | QP_RAE);
+
+	post_bind(wkey, key(BINDABLE_IDX), DST_VA + 0x100, 0x100,
+		  BIND_RWRITE | BIND_RREAD);
+	check_cqe(OPC_BIND, 0, 0, "BIND_MW: 256 bytes of the region, CQE 0x18");
+	memset(dst->va, 0xaa, PAGE);
+	post(OPC_WRITE, DST_VA + 0x100, wkey, SRC_VA, key(SRC_IDX), 16, 0, 0);
+	check_cqe(OPC_WRITE, 0, 0, "WRITE through the window's rkey");
+	ktap_test_check(!memcmp(dst->va + 0x100, src->va, 16),
+			"... the bytes landed in the region behind it",
+			"byte 0x100: 0x%02x", dst->va[0x100]);
+	check_status(cmd(OP_HW2SW_MPT, 1, 0, BINDABLE_IDX, 0), ST_REG_BOUND,
+		     "HW2SW_MPT of a region with a window bound -> 0x21");
+	refused_write(DST_VA, wkey, SRC_VA, SYN_REMOTE_ACCESS,
+		      "WRITE through the window, below its range -> 0x13");
+	post(OPC_FA, DST_VA + 0x100, wkey, SRC_VA, key(SRC_IDX), 8, 1, 0);
+	check_cqe(OPC_FA, SYN_REMOTE_ACCESS, 0,
+		  "ATOMIC through a window without the atomic right -> 0x13");
+	qp_up(QP_RRE | QP_RWE | QP_RAE);
+
+	post_bind(wkey2, 0, 0, 0, 0);
+	check_cqe(OPC_BIND, 0, 0, "BIND_MW of length 0 unbinds");
+	refused_write(DST_VA + 0x100, wkey2, SRC_VA, SYN_REMOTE_ACCESS,
+		      "WRITE through the unbound window -> 0x13");
+	check_status(cmd(OP_HW2SW_MPT, 1, 0, BINDABLE_IDX, 0), ST_OK,
+		     "HW2SW_MPT of the region, no window bound");
+	check_status(cmd(OP_HW2SW_MPT, 1, 0, WINDOW_IDX, 0), ST_OK,
+		     "HW2SW_MPT of the window");
+}
+
 /* a CPU rewrite of an MTT entry in ICM is not seen until SYNC_TPT */
 static void tpt_cache(void)
 {
@@ -328,6 +513,8 @@ void suite_rdma(void)
 	       DST_VA, PAGE, RDMA_MTT + 32, "SW2HW_MPT the target once more");
 	check_status(cmd(OP_HW2SW_MPT, 1, 0, DEREG_IDX, 0), ST_OK,
 		     "HW2SW_MPT it: its key is gone");
+	region(BINDABLE_IDX, MPT_LR | MPT_LW | MPT_EB, PD, DST_VA, PAGE,
+	       RDMA_MTT + 32, "SW2HW_MPT the target, local rights, bind enabled");
 
 	check_status(map_pages(OP_MAP_ICM, &cqc, 1, CQC_BASE), ST_OK,
 		     "MAP_ICM the CQ context page");
@@ -338,6 +525,10 @@ void suite_rdma(void)
 	check_status(cmd(OP_SW2HW_CQ, 0, inbox->pa, 0, 0), ST_OK, "SW2HW_CQ");
 	check_status(map_pages(OP_MAP_ICM, &qpc, 1, QPC_BASE), ST_OK,
 		     "MAP_ICM the QP context page");
+	uarc = page_alloc();
+	memset(uarc->va, 0, PAGE);
+	check_status(map_pages(OP_MAP_ICM, &uarc, 1, UARC_BASE), ST_OK,
+		     "MAP_ICM UAR 0's context page (doorbell records)");
 	memset(m, 0, 56);
 	put32(m, 4u << 12 | 3u << 8 | 4u << 4);	/* as suite "ports" */
 	m[0x07] = 8;
@@ -348,6 +539,8 @@ void suite_rdma(void)
 
 	writes_and_reads();
 	atomics();
+	receives();
+	windows();
 	qp_up(QP_RRE | QP_RWE | QP_RAE);
 	tpt_cache();
 
@@ -359,6 +552,8 @@ void suite_rdma(void)
 		     "UNMAP_ICM the QP context page");
 	check_status(cmd(OP_UNMAP_ICM, 0, CQC_BASE, 1, 0), ST_OK,
 		     "UNMAP_ICM the CQ context page");
+	check_status(cmd(OP_UNMAP_ICM, 0, UARC_BASE, 1, 0), ST_OK,
+		     "UNMAP_ICM the UAR context page");
 	for (idx = Q_IDX; idx <= OTHERPD_IDX; idx++)
 		check_status(cmd(OP_HW2SW_MPT, 1, 0, idx, 0), ST_OK,
 			     "HW2SW_MPT a region of the suite");

@@ -146,13 +146,49 @@ uint8_t arbel_cmd_set_ib(ArbelState *s, ArbelCmd *cmd)
  * @port: 1 .. the "ports" property
  *
  * The fabric's SM numbers ports in order from the "lid" property: port n
- * has LID lid + n - 1 (the SM is at LID 1, see arbel-mad.c).
+ * has LID lid + n - 1 (the SM is at LID 1, see arbel-mad.c), until a
+ * SubnSet(PortInfo) gives it another.
  *
  * Return: the LID.
  */
 uint16_t arbel_ib_lid(ArbelState *s, unsigned int port)
 {
+    if (port < ARRAY_SIZE(s->ports.lid) && s->ports.lid[port]) {
+        return s->ports.lid[port];
+    }
     return s->props.lid + port - 1;
+}
+
+/**
+ * arbel_ib_sm_lid - the LID of @port's subnet manager
+ * @s: the device
+ * @port: 1 .. the "ports" property
+ *
+ * Return: the SM LID a SubnSet(PortInfo) gave, else 1 (the built-in SM).
+ */
+uint16_t arbel_ib_sm_lid(ArbelState *s, unsigned int port)
+{
+    if (port < ARRAY_SIZE(s->ports.sm_lid) && s->ports.sm_lid[port]) {
+        return s->ports.sm_lid[port];
+    }
+    return 1;
+}
+
+/**
+ * arbel_ib_set_lids - a SubnSet(PortInfo) through MAD_IFC: @port's LID and
+ * its SM's, as a subnet manager assigns them (IBTA 14.2.5.6, PortInfo)
+ * @s: the device
+ * @port: 1 .. the "ports" property
+ * @lid: the port's new LID
+ * @sm_lid: its SM's LID
+ */
+void arbel_ib_set_lids(ArbelState *s, unsigned int port, uint16_t lid,
+                       uint16_t sm_lid)
+{
+    if (port < ARRAY_SIZE(s->ports.lid)) {
+        s->ports.lid[port] = lid;
+        s->ports.sm_lid[port] = sm_lid;
+    }
 }
 
 /**

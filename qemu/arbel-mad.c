@@ -2,8 +2,10 @@
  * arbel-stub: MAD_IFC, the firmware's subnet management agent.
  *
  * Answers SubnGet() for NodeDescription, NodeInfo, GUIDInfo, PortInfo and
- * P_KeyTable, LID-routed (class 0x01) or directed-route (class 0x81), for
- * port 1 .. the "ports" property.  Other attributes get MAD status
+ * P_KeyTable, and SubnSet(PortInfo) -- the LID and the SM LID a subnet
+ * manager assigns; the rest of the attribute is not settable here --,
+ * LID-routed (class 0x01) or directed-route (class 0x81), for port 1 ..
+ * the "ports" property.  Other attributes get MAD status
  * 0x000c ("method / attribute combination not supported"), other methods
  * 0x0008 (method not supported), other management classes 0x0004 (bad
  * class/version).  The answer is a GetResp (method 0x81) in the 256-byte
@@ -35,6 +37,7 @@
 #define MAD_CLASS_SMP_LID       0x01
 #define MAD_CLASS_SMP_DR        0x81
 #define MAD_METHOD_GET          0x01
+#define MAD_METHOD_SET          0x02
 #define MAD_METHOD_GET_RESP     0x81
 
 #define MAD_ST_BAD_VERSION      0x0004
@@ -49,7 +52,6 @@
 #define ATTR_PORT_INFO          0x0015
 #define ATTR_PKEY_TABLE         0x0016
 
-#define ARBEL_SM_LID            1
 #define ARBEL_VENDOR_OUI        0x0002c9
 
 #define ARBEL_GUIDS_PER_BLOCK   8
@@ -91,7 +93,7 @@ static uint16_t arbel_mad_attr(ArbelState *s, unsigned int port,
         }
         stq_be_p(d + 8, 0xfe80000000000000ULL);     /* GID prefix */
         stw_be_p(d + 16, arbel_ib_lid(s, mod ? mod : port));
-        stw_be_p(d + 18, ARBEL_SM_LID);
+        stw_be_p(d + 18, arbel_ib_sm_lid(s, mod ? mod : port));
         stl_be_p(d + 20, 0x02510868);               /* capability mask */
         d[28] = mod ? mod : port;                   /* local port */
         d[29] = ARBEL_PORT_WIDTH_CAP;               /* width enabled 1x|4x */
@@ -154,6 +156,17 @@ uint8_t arbel_cmd_mad_ifc(ArbelState *s, ArbelCmd *cmd)
     if (in[0] != 1 || in[2] != 1 ||
         (cls != MAD_CLASS_SMP_LID && cls != MAD_CLASS_SMP_DR)) {
         status = MAD_ST_BAD_VERSION;
+    } else if (in[3] == MAD_METHOD_SET && attr == ATTR_PORT_INFO &&
+               ldl_be_p(in + 20) <= s->props.num_ports) {
+        /* a subnet manager assigns the port's LID and its own */
+        unsigned int p = ldl_be_p(in + 20) ?: port;
+
+        arbel_ib_set_lids(s, p, lduw_be_p(in + MAD_DATA + 16),
+                          lduw_be_p(in + MAD_DATA + 18));
+        status = arbel_mad_attr(s, port, attr, ldl_be_p(in + 20),
+                                out + MAD_DATA);
+    } else if (in[3] == MAD_METHOD_SET) {
+        status = MAD_ST_UNSUP_ATTR;
     } else if (in[3] != MAD_METHOD_GET) {
         status = MAD_ST_UNSUP_METHOD;
     } else {

@@ -58,6 +58,9 @@ void arbel_qpc_merge(uint8_t *cur, const uint8_t *in, uint32_t optmask,
 void arbel_ib_reset(ArbelState *s);
 bool arbel_ib_port_up(ArbelState *s, unsigned int port);
 uint16_t arbel_ib_lid(ArbelState *s, unsigned int port);
+uint16_t arbel_ib_sm_lid(ArbelState *s, unsigned int port);
+void arbel_ib_set_lids(ArbelState *s, unsigned int port, uint16_t lid,
+                       uint16_t sm_lid);
 uint64_t arbel_ib_port_guid(ArbelState *s, unsigned int port);
 uint8_t arbel_cmd_init_ib(ArbelState *s, ArbelCmd *cmd);
 uint8_t arbel_cmd_close_ib(ArbelState *s, ArbelCmd *cmd);

@@ -218,6 +218,8 @@ typedef struct ArbelDp {
 typedef struct ArbelPorts {
     bool up[3];             /* [port]: INIT_IB done, CLOSE_IB not yet */
     uint32_t cap_mask[3];   /* [port]: SET_IB capability mask */
+    uint16_t lid[3];        /* [port]: a SubnSet(PortInfo) LID, 0: none */
+    uint16_t sm_lid[3];     /* [port]: its SM LID, 0: none */
     uint32_t inits;         /* INIT_IB commands accepted, for the trace */
 } ArbelPorts;
 

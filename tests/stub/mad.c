@@ -28,6 +28,61 @@ unsigned int mad_get(uint8_t mclass, uint16_t attr, uint32_t mod,
 	return cmd(OP_MAD_IFC, 0, inbox->pa, port, outbox->pa);
 }
 
+/* SubnSet(@attr) of port @port: the LID and SM LID fields of PortInfo */
+static unsigned int mad_set(uint16_t attr, uint16_t lid, uint16_t sm_lid)
+{
+	uint8_t *m = inbox->va;
+
+	memset(m, 0, 256);
+	m[0] = 1;
+	m[1] = 0x01;
+	m[2] = 1;
+	m[3] = 0x02;			/* Set */
+	m[16] = attr >> 8;
+	m[17] = attr & 0xff;
+	put32(m + 20, 1);		/* port 1 */
+	m[64 + 16] = lid >> 8;
+	m[64 + 17] = lid & 0xff;
+	m[64 + 18] = sm_lid >> 8;
+	m[64 + 19] = sm_lid & 0xff;
+	memset(outbox->va, 0, 256);
+	return cmd(OP_MAD_IFC, 0, inbox->pa, 1, outbox->pa);
+}
+
+/*
+ * The ports' LIDs: the stub's subnet manager numbers port n from its lid
+ * property (default 1; Documentation/arbel-stub.rst "Data path"); a
+ * SubnSet(PortInfo) -- what a subnet manager sends -- gives the port a
+ * LID and an SM LID (PortInfo: LID at 16, MasterSMLID at 18, IBTA 14.2.5.6)
+ */
+static void subn_set(void)
+{
+	uint8_t *r = outbox->va, *d = outbox->va + 64;
+	unsigned int st;
+
+	st = mad_get(0x01, 0x0015, 2, 1);
+	ktap_test_check(st == ST_OK && get16(d + 16) == 2 && get16(d + 18) == 1,
+			"PortInfo of port 2: LID 2, SM LID 1",
+			"status 0x%02x LID %u SM LID %u", st, get16(d + 16),
+			get16(d + 18));
+	st = mad_set(0x0015, 0x20, 0x21);
+	ktap_test_check(st == ST_OK && r[3] == 0x81 && get16(r + 4) == 0 &&
+			get16(d + 16) == 0x20 && get16(d + 18) == 0x21,
+			"SubnSet(PortInfo) LID 0x20, SM LID 0x21: GetResp with them",
+			"status 0x%02x method 0x%02x mad 0x%04x LID 0x%x SM LID 0x%x",
+			st, r[3], get16(r + 4), get16(d + 16), get16(d + 18));
+	st = mad_get(0x01, 0x0015, 1, 1);
+	ktap_test_check(st == ST_OK && get16(d + 16) == 0x20,
+			"SubnGet(PortInfo) after it: LID 0x20", "LID 0x%x",
+			get16(d + 16));
+	st = mad_set(0x0011, 0, 0);
+	ktap_test_check(st == ST_OK && (get16(r + 4) & 0x1c) == 0x0c,
+			"SubnSet(NodeInfo) -> MAD status 0x000c", "0x%04x",
+			get16(r + 4));
+	check_status(mad_set(0x0015, 1, 1), ST_OK,
+		     "SubnSet(PortInfo) LID 1, SM LID 1 again");
+}
+
 void suite_mad(uint64_t want_node_guid, uint64_t want_port_guid)
 {
 	uint8_t *r = outbox->va, *d = outbox->va + 64;
@@ -88,4 +143,5 @@ void suite_mad(uint64_t want_node_guid, uint64_t want_port_guid)
 			"0x%04x", get16(r + 4));
 	check_status(mad_get(0x01, 0x0011, 0, 3), ST_BAD_PARAM,
 		     "MAD_IFC port 3 -> bad parameter");
+	subn_set();
 }

@@ -132,8 +132,10 @@ static bool arbel_cq_full(ArbelState *s, const uint8_t *ctx, uint32_t pi,
  * @cqe: the 32-byte CQE (the owner byte is cleared here: software owns it)
  * @solicited: the CQE fires a CQ armed for solicited completions only
  *
- * A CQE that cannot be written (the buffer's key refuses it, or the CQ is
- * full: its overflow) posts a CQ error event (type 0x04, the cqn) instead.
+ * A CQE that cannot be written posts a CQ error event (type 0x04, the cqn,
+ * a syndrome at data byte 11: 1 overrun -- the CQ is full --, 2 access
+ * violation -- the buffer's key refuses it; mthca's eq code decodes 1 as
+ * overrun, anything else as an access violation) instead.
  */
 void arbel_cq_complete(ArbelState *s, uint32_t cqn, const uint8_t *cqe,
                        bool solicited)
@@ -157,6 +159,7 @@ void arbel_cq_complete(ArbelState *s, uint32_t cqn, const uint8_t *cqe,
 
         trace_arbel_cq_overflow(arbel_trace_seq(s), cqn, pi);
         stl_be_p(data, cqn);
+        data[ARBEL_EV_CQ_ERR_SYNDROME] = ARBEL_CQ_ERR_OVERRUN;
         arbel_eq_post_event(s, ARBEL_EV_CQ_ERROR, 0, data);
         return;
     }
@@ -172,6 +175,7 @@ void arbel_cq_complete(ArbelState *s, uint32_t cqn, const uint8_t *cqe,
 
         trace_arbel_cq_write_fail(arbel_trace_seq(s), cqn, r);
         stl_be_p(data, cqn);
+        data[ARBEL_EV_CQ_ERR_SYNDROME] = ARBEL_CQ_ERR_ACCESS;
         arbel_eq_post_event(s, ARBEL_EV_CQ_ERROR, 0, data);
         return;
     }

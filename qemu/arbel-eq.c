@@ -22,6 +22,7 @@
 #include "qemu/log.h"
 #include "qemu/bswap.h"
 #include "arbel-state.h"
+#include "arbel-wqe.h"
 #include "arbel-dbgwin.h"
 #include "arbel-trace.h"
 #include "trace.h"
@@ -302,8 +303,13 @@ void arbel_eq_post_to(ArbelState *s, int eqn, uint8_t type, uint8_t subtype,
     eq = &s->eqs.eq[eqn];
     if (eq->prod - eq->cons >= (1u << eq->log_size)) {
         /* every entry holds an EQE software has not consumed */
+        uint8_t d[24] = { 0 };
+
         arbel_eq_set_status(s, eqn, ARBEL_EQC_STATUS_OVERFLOW);
         trace_arbel_eq_overflow(arbel_trace_seq(s), eqn, type);
+        /* the EQ overrun event (mthca's type 0x0f), on the EQ it maps to */
+        stl_be_p(d, eqn);
+        arbel_eq_post_event(s, ARBEL_EV_EQ_OVERFLOW, 0, d);
         return;
     }
     eqe[ARBEL_EQE_TYPE] = type;

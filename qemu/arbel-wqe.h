@@ -158,6 +158,11 @@
 #define ARBEL_EV_WQ_ACCESS      0x11
 #define ARBEL_EV_SRQ_LAST_WQE   0x13
 #define ARBEL_EV_SRQ_LIMIT      0x14
+#define ARBEL_EV_EQ_OVERFLOW    0x0f
+/* the CQ error event's syndrome (EQE data byte 11): mthca's cq_err */
+#define ARBEL_EV_CQ_ERR_SYNDROME 11
+#define ARBEL_CQ_ERR_OVERRUN    1
+#define ARBEL_CQ_ERR_ACCESS     2
 
 /* UD: the first 40 bytes of a receive buffer hold the GRH */
 #define ARBEL_GRH_SIZE          40

@@ -42,6 +42,11 @@
 #define OP_INIT2RTR		0x01a
 #define OP_RTR2RTS		0x01b
 #define OP_2ERR			0x01e
+#define OP_MAP_EQ		0x012
+#define OP_HW2SW_EQ		0x014
+#define EV_CQ_ERROR		0x04
+#define CQ_CI_DB		2	/* the CQ's set-CI doorbell record */
+#define EQ_VA			0x1800
 #define OP_ERR2RST		0x021
 
 #define OPC_WRITE		0x08
@@ -212,6 +217,7 @@ static void check_cqe(uint8_t op, uint8_t syn, uint32_t byte_cnt,
 			e[0x1f], get32(e), get32(e + 0x18), e[0x1c], e[0x10],
 			get32(e + 0x14));
 	cq_next++;
+	put32(uarc->va + CQ_CI_DB * 8, cq_next);	/* consumed, as polled */
 }
 
 static bool all(const uint8_t *p, uint8_t v, size_t n)
@@ -350,6 +356,7 @@ static void check_recv_cqe(unsigned int n, uint8_t op, uint32_t bytes,
 			get32(e + 0x14), get32(e + 0x18), e[0x1c], e[0x1d],
 			get32(e + 0x10));
 	cq_next++;
+	put32(uarc->va + CQ_CI_DB * 8, cq_next);	/* consumed, as polled */
 }
 
 /* the next CQE: receive WQE @n completed in error with @syn */
@@ -362,6 +369,7 @@ static void check_recv_err(unsigned int n, uint8_t syn, const char *name)
 			"owner 0x%02x opcode 0x%02x syndrome 0x%02x wqe 0x%x",
 			e[0x1f], e[0x1c], e[0x10], get32(e + 0x18));
 	cq_next++;
+	put32(uarc->va + CQ_CI_DB * 8, cq_next);	/* consumed, as polled */
 }
 
 /* SEND: RNR, a receive WQE through the doorbell record, too small a one */
@@ -449,6 +457,42 @@ static void windows(void)
 		     "HW2SW_MPT of the window");
 }
 
+/*
+ * a CQ whose consumer index (its set-CI doorbell record) is a whole CQ
+ * behind the producer is full: the next CQE is not written, the CQ error
+ * event comes with syndrome 1, overrun (mthca's cq_err)
+ */
+static void cq_overrun(void)
+{
+	const uint8_t *e = cq->va + 0x800;	/* EQE 0 at EQ_VA */
+	unsigned int st;
+	uint32_t pi = ~0u;
+
+	eq_create_unarmed(cq->va + 0x800, EQ_VA, key(Q_IDX));
+	check_status(cmd(OP_MAP_EQ, 0, 1ull << EV_CQ_ERROR, 0, 0), ST_OK,
+		     "MAP_EQ event 4 (CQ error) to EQ 0");
+	put32(uarc->va + CQ_CI_DB * 8, cq_next - (1u << CQ_LOG));
+	post(OPC_WRITE, DST_VA, key(DST_IDX), SRC_VA, key(SRC_IDX), 16, 0, 0);
+	ktap_test_check(e[1] == EV_CQ_ERROR && get32(e + 4) == 0 &&
+			e[4 + 11] == 1 && !(e[0x1f] & 0x80),
+			"a full CQ (set-CI record a CQ behind): CQ error EQE, syndrome 1 (overrun)",
+			"type 0x%02x cqn 0x%x syndrome %u owner 0x%02x", e[1],
+			get32(e + 4), e[4 + 11], e[0x1f]);
+	memset(outbox->va, 0xff, 0x40);
+	st = cmd(0x018, 0, 0, 0, outbox->pa);		/* QUERY_CQ */
+	if (st == ST_OK)
+		pi = get32(outbox->va + 0x2c);
+	ktap_test_check(pi == cq_next, "... and the CQE was not written",
+			"status 0x%02x producer index %u, want %u", st, pi,
+			cq_next);
+	put32(uarc->va + CQ_CI_DB * 8, cq_next);
+	check_status(cmd(OP_MAP_EQ, 0, 1ull << EV_CQ_ERROR, 1u << 31, 0), ST_OK,
+		     "MAP_EQ unmap event 4");
+	check_status(cmd(OP_HW2SW_EQ, 1, 0, 0, 0), ST_OK, "HW2SW_EQ");
+	check_status(cmd(OP_UNMAP_ICM, 0, EQC_BASE, 1, 0), ST_OK,
+		     "UNMAP_ICM the EQ context page");
+}
+
 /* a CPU rewrite of an MTT entry in ICM is not seen until SYNC_TPT */
 static void tpt_cache(void)
 {
@@ -520,8 +564,9 @@ void suite_rdma(void)
 		     "MAP_ICM the CQ context page");
 	memset(m, 0, 0x40);
 	put64(m + 0x04, CQ_VA);
-	put32(m + 0x0c, CQ_LOG << 24);
+	put32(m + 0x0c, CQ_LOG << 24);		/* UAR 0 */
 	put32(m + 0x1c, key(Q_IDX));
+	put32(m + 0x34, CQ_CI_DB);
 	check_status(cmd(OP_SW2HW_CQ, 0, inbox->pa, 0, 0), ST_OK, "SW2HW_CQ");
 	check_status(map_pages(OP_MAP_ICM, &qpc, 1, QPC_BASE), ST_OK,
 		     "MAP_ICM the QP context page");
@@ -541,6 +586,7 @@ void suite_rdma(void)
 	atomics();
 	receives();
 	windows();
+	cq_overrun();
 	qp_up(QP_RRE | QP_RWE | QP_RAE);
 	tpt_cache();
 

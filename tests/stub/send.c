@@ -304,6 +304,9 @@ static void rules(uint32_t lkey)
 	send_db(0, 1, OPC_SEND);
 	check_cq_eqe(2, EV_CQ_ERROR,
 		     "CQ buffer key not valid: a CQ error EQE (type 0x04, cqn 0)");
+	ktap_test_check(eqe(2)[4 + 11] == 2,
+			"... syndrome 2 (access violation; mthca's cq_err: 1 is overrun)",
+			"syndrome %u", eqe(2)[4 + 11]);
 	check_status(cmd(OP_MAP_EQ, 0, 1ull << EV_CQ_ERROR, 1u << 31, 0), ST_OK,
 		     "MAP_EQ unmap event 4");
 }

@@ -34,6 +34,25 @@
 #include "arbel-ctx.h"
 #include "arbel-objects.h"
 
+/*
+ * A CQE would overwrite one software has not consumed: the consumer index
+ * is in the CQ's set-CI doorbell record (ci_db 0x34, in the UAR context of
+ * the CQ's UAR, logsize_usrpage 23:0), which mthca and libmthca update as
+ * they poll.  A record the stub cannot read checks nothing.
+ */
+static bool arbel_cq_full(ArbelState *s, const uint8_t *ctx, uint32_t pi,
+                          uint32_t log)
+{
+    uint32_t ci;
+
+    if (arbel_icm_db_read(s, ldl_be_p(ctx + ARBEL_CQC_USR_PAGE) &
+                          ARBEL_QPN_MASK, ldl_be_p(ctx + ARBEL_CQC_CI_DB),
+                          &ci)) {
+        return false;
+    }
+    return pi - ci >= (1u << log);
+}
+
 /**
  * arbel_cmd_resize_cq - RESIZE_CQ: a new buffer (log size, lkey) for a CQ
  * @s: the device
@@ -74,6 +93,16 @@ uint8_t arbel_cmd_resize_cq(ArbelState *s, ArbelCmd *cmd)
     if (st) {
         return st;
     }
+    if (arbel_cq_full(s, ctx, ldl_be_p(ctx + ARBEL_CQC_PI) + 1, logsize)) {
+        /*
+         * the new buffer cannot hold the CQEs software has not polled:
+         * rdma-core's test_resize_cq expects EINVAL here on every device,
+         * and mthca_resize_cq checks nothing itself -- only a firmware
+         * status (0x03 is -EINVAL in mthca's table) gives it
+         */
+        cmd->note = "cqes-outstanding";
+        return ARBEL_ST_BAD_PARAM;
+    }
     v = ldl_be_p(ctx + ARBEL_CQC_LOGSIZE);
     v &= ~(ARBEL_CQC_LOGSIZE_MASK << ARBEL_CQC_LOGSIZE_SHIFT);
     stl_be_p(ctx + ARBEL_CQC_LOGSIZE, v | logsize << ARBEL_CQC_LOGSIZE_SHIFT);
@@ -104,25 +133,6 @@ static void arbel_cq_event(ArbelState *s, uint32_t cqn, uint8_t *ctx)
     arbel_cqc_set_state(ctx, ARBEL_CQC_DISARMED);
     arbel_eq_post_to(s, ldl_be_p(ctx + ARBEL_CQC_COMP_EQN) & ARBEL_CQC_EQN_MASK,
                      ARBEL_EV_COMP, 0, data);
-}
-
-/*
- * A CQE would overwrite one software has not consumed: the consumer index
- * is in the CQ's set-CI doorbell record (ci_db 0x34, in the UAR context of
- * the CQ's UAR, logsize_usrpage 23:0), which mthca and libmthca update as
- * they poll.  A record the stub cannot read checks nothing.
- */
-static bool arbel_cq_full(ArbelState *s, const uint8_t *ctx, uint32_t pi,
-                          uint32_t log)
-{
-    uint32_t ci;
-
-    if (arbel_icm_db_read(s, ldl_be_p(ctx + ARBEL_CQC_USR_PAGE) &
-                          ARBEL_QPN_MASK, ldl_be_p(ctx + ARBEL_CQC_CI_DB),
-                          &ci)) {
-        return false;
-    }
-    return pi - ci >= (1u << log);
 }
 
 /**

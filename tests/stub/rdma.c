@@ -47,6 +47,13 @@
 #define EV_CQ_ERROR		0x04
 #define CQ_CI_DB		2	/* the CQ's set-CI doorbell record */
 #define EQ_VA			0x1800
+#define OP_SW2HW_SRQ		0x035
+#define OP_HW2SW_SRQ		0x036
+#define OP_ARM_SRQ		0x040
+#define EV_SRQ_LAST_WQE		0x13
+#define EV_SRQ_LIMIT		0x14
+#define SRQ_OFF			0x600	/* 4 SRQ WQEs of 32 bytes */
+#define SRQ_DB			3	/* the SRQ's doorbell record */
 #define OP_ERR2RST		0x021
 
 #define OPC_WRITE		0x08
@@ -98,6 +105,7 @@
 static struct arbel_dma_page *wq, *cq, *src, *dst, *alt, *uarc;
 static volatile uint8_t *uar;
 static unsigned int sq_head, cq_next;
+static bool on_srq;		/* qp_up: the QP takes receives from SRQ 0 */
 
 static uint32_t key(uint32_t index)
 {
@@ -139,6 +147,7 @@ static void qp_up(uint32_t params2)
 		put32(c + 0x80, SQ_OFF);		/* snd_wqe_base_l */
 		put32(c + 0x90, params2);
 		put32(c + 0xa4, RQ_DB);			/* rcv_db_index */
+		put32(c + 0xac, on_srq ? 1u << 24 : 0);	/* srqn: SRQ 0 */
 		ok = ok && cmd(ops[i], 0, inbox->pa, 0, 0) == ST_OK;
 	}
 	ktap_test_check(ok, params2 & QP_RWE ?
@@ -468,7 +477,6 @@ static void cq_overrun(void)
 	unsigned int st;
 	uint32_t pi = ~0u;
 
-	eq_create_unarmed(cq->va + 0x800, EQ_VA, key(Q_IDX));
 	check_status(cmd(OP_MAP_EQ, 0, 1ull << EV_CQ_ERROR, 0, 0), ST_OK,
 		     "MAP_EQ event 4 (CQ error) to EQ 0");
 	put32(uarc->va + CQ_CI_DB * 8, cq_next - (1u << CQ_LOG));
@@ -488,9 +496,91 @@ static void cq_overrun(void)
 	put32(uarc->va + CQ_CI_DB * 8, cq_next);
 	check_status(cmd(OP_MAP_EQ, 0, 1ull << EV_CQ_ERROR, 1u << 31, 0), ST_OK,
 		     "MAP_EQ unmap event 4");
-	check_status(cmd(OP_HW2SW_EQ, 1, 0, 0, 0), ST_OK, "HW2SW_EQ");
-	check_status(cmd(OP_UNMAP_ICM, 0, EQC_BASE, 1, 0), ST_OK,
-		     "UNMAP_ICM the EQ context page");
+}
+
+/* SRQ WQE @i: one data segment; linked to the next, the last to none */
+static void srq_wqe(unsigned int i, uint32_t off)
+{
+	uint8_t *w = wq->va + SRQ_OFF + i * 32;
+
+	memset(w, 0, 32);
+	put32(w, i < 3 ? ((i + 1) << 5 | 1) : 0);
+	put32(w + 0x10, 64);
+	put32(w + 0x14, key(SRC_IDX));
+	put64(w + 0x18, SRC_VA + off);
+}
+
+/* EQE @n of EQ 0 (at EQ_VA): @type for object 0 */
+static void check_eqe(unsigned int n, uint8_t type, const char *name)
+{
+	const uint8_t *e = cq->va + 0x800 + n * 32;
+
+	ktap_test_check(e[1] == type && get32(e + 4) == 0 && !(e[0x1f] & 0x80),
+			name, "type 0x%02x number 0x%x owner 0x%02x", e[1],
+			get32(e + 4), e[0x1f]);
+}
+
+/*
+ * an SRQ (mthca_arbel_srq_context: log size 28:24 at 0x00, lkey 0x04,
+ * db_index 0x08, log stride - 4 31:29 and UAR at 0x0c, wqe_base 0x10, PD
+ * 0x18; WQEs linked by nda_op | 1, mthca_alloc_srq_buf): receives by the
+ * link, its limit event, the last WQE reached event of its QP in error
+ */
+static void srq(void)
+{
+	struct arbel_dma_page *pg = page_alloc();
+	uint8_t *m = inbox->va;
+	unsigned int i;
+
+	check_status(map_pages(OP_MAP_ICM, &pg, 1, SRQC_BASE), ST_OK,
+		     "MAP_ICM the SRQ context page");
+	for (i = 0; i < 4; i++)
+		srq_wqe(i, 0xc00 + i * 0x40);
+	put32(uarc->va + SRQ_DB * 8, 0);
+	memset(m, 0, 0x30);
+	put32(m + 0x00, 2u << 24 | 0);		/* 4 WQEs, SRQ 0 */
+	put32(m + 0x04, key(Q_IDX));
+	put32(m + 0x08, SRQ_DB);
+	put32(m + 0x0c, (5u - 4) << 29 | 0);	/* 32-byte WQEs, UAR 0 */
+	put64(m + 0x10, SRQ_OFF);
+	put32(m + 0x18, PD);
+	check_status(cmd(OP_SW2HW_SRQ, 0, inbox->pa, 0, 0), ST_OK, "SW2HW_SRQ");
+	check_status(cmd(OP_MAP_EQ, 0, 1ull << EV_SRQ_LIMIT |
+			 1ull << EV_SRQ_LAST_WQE, 0, 0), ST_OK,
+		     "MAP_EQ events 0x13, 0x14 to EQ 0");
+	on_srq = true;
+	qp_up(QP_RRE | QP_RWE | QP_RAE);
+	put32(uarc->va + SRQ_DB * 8, 3);	/* three posted */
+	check_status(cmd(OP_ARM_SRQ, 0, 2, 0, 0), ST_OK, "ARM_SRQ limit 2");
+	memset(src->va + 0xc00, 0xcc, 0x100);
+	post(OPC_SEND, 0, 0, SRC_VA, key(SRC_IDX), 32, 0, 0);
+	check_recv_cqe(0, IBOP_SEND_ONLY, 32, 0,
+		       "SEND on an SRQ QP: SRQ WQE 0 (wqe 0x0)");
+	check_cqe(OPC_SEND, 0, 0, "... its send CQE");
+	ktap_test_check(cq->va[0x800 + 32 + 0x1f] & 0x80,
+			"two left of three, limit 2: no event yet",
+			"EQE 1 type 0x%02x", cq->va[0x800 + 32 + 1]);
+	post(OPC_SEND, 0, 0, SRC_VA, key(SRC_IDX), 32, 0, 0);
+	check_recv_cqe(1, IBOP_SEND_ONLY, 32, 0,
+		       "the next SEND: SRQ WQE 1, WQE 0's link (wqe 0x20)");
+	check_cqe(OPC_SEND, 0, 0, "... its send CQE");
+	ktap_test_check(!memcmp(src->va + 0xc40, src->va, 32),
+			"the payload in SRQ WQE 1's buffer", "byte 0x%02x",
+			src->va[0xc40]);
+	check_eqe(1, EV_SRQ_LIMIT,
+		  "one left, under the limit: SRQ limit event (0x14, SRQ 0)");
+	check_status(cmd(OP_2ERR, 0, 0, 0, 0), ST_OK, "2ERR the QP");
+	check_eqe(2, EV_SRQ_LAST_WQE,
+		  "a QP on an SRQ in error: last WQE reached (0x13, QP 0)");
+	on_srq = false;
+	qp_up(QP_RRE | QP_RWE | QP_RAE);
+	check_status(cmd(OP_MAP_EQ, 0, 1ull << EV_SRQ_LIMIT |
+			 1ull << EV_SRQ_LAST_WQE, 1u << 31, 0), ST_OK,
+		     "MAP_EQ unmap events 0x13, 0x14");
+	check_status(cmd(OP_HW2SW_SRQ, 0, 0, 0, outbox->pa), ST_OK,
+		     "HW2SW_SRQ");
+	check_status(cmd(OP_UNMAP_ICM, 0, SRQC_BASE, 1, 0), ST_OK,
+		     "UNMAP_ICM the SRQ context page");
 }
 
 /* a CPU rewrite of an MTT entry in ICM is not seen until SYNC_TPT */
@@ -586,7 +676,12 @@ void suite_rdma(void)
 	atomics();
 	receives();
 	windows();
+	eq_create_unarmed(cq->va + 0x800, EQ_VA, key(Q_IDX));
 	cq_overrun();
+	srq();
+	check_status(cmd(OP_HW2SW_EQ, 1, 0, 0, 0), ST_OK, "HW2SW_EQ");
+	check_status(cmd(OP_UNMAP_ICM, 0, EQC_BASE, 1, 0), ST_OK,
+		     "UNMAP_ICM the EQ context page");
 	qp_up(QP_RRE | QP_RWE | QP_RAE);
 	tpt_cache();
 

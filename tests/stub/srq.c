@@ -19,7 +19,7 @@
 static void srq_ctx(uint8_t *m)
 {
 	memset(m, 0, 0x30);
-	put32(m + 0x00, 4u << 28 | 0);		/* log size 4, srqn 0 */
+	put32(m + 0x00, 4u << 24 | 0);		/* log size 4 (28:24), srqn 0 */
 	put32(m + 0x04, SRQ_LKEY);
 }
 

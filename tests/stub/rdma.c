@@ -6,8 +6,11 @@
  * HCA checks it (Documentation/arbel-stub.rst "Data path"): each refused
  * access completes with its syndrome and leaves the target bytes as they
  * were; a SEND takes a receive WQE its doorbell record counts, or gets
- * RNR, or too small a buffer's errors; a type 1 window binds to a region
- * with bind enable and gives access to its range only; the TPT cache
+ * RNR, or too small a buffer's errors; posted receives flush when the QP
+ * goes to ERR; a doorbell of two 32-bit stores works as one of 64 bits; a
+ * DMA the bus refuses fails the WRITE (0x14); a type 1 window binds to a
+ * region with bind enable and gives access to its range only; a full CQ
+ * and an SRQ's limit raise their events; the TPT cache
  * keeps serving a translation the CPU rewrote in ICM until SYNC_TPT.
  *
  * Layouts, all from mthca: the send doorbell (mthca_arbel_post_send), the
@@ -76,6 +79,10 @@
 #define DEREG_IDX		(RSVD_MPT + 65)	/* registered, then not */
 #define BINDABLE_IDX		(RSVD_MPT + 66)	/* local rights, bind enabled */
 #define WINDOW_IDX		(RSVD_MPT + 67)	/* a type 1 window */
+#define NOWHERE_IDX		(RSVD_MPT + 68)	/* its page: no RAM there */
+#define NOWHERE_PA		(1ULL << 39)
+#define SYN_WR_FLUSH		0x05
+#define SYN_REMOTE_OP		0x14
 #define MPT_EB			(1u << 15)
 #define OPC_BIND		0x18
 #define BIND_RREAD		(1u << 29)
@@ -106,6 +113,7 @@ static struct arbel_dma_page *wq, *cq, *src, *dst, *alt, *uarc;
 static volatile uint8_t *uar;
 static unsigned int sq_head, cq_next;
 static bool on_srq;		/* qp_up: the QP takes receives from SRQ 0 */
+static bool db32;		/* post: ring as two 32-bit stores */
 
 static uint32_t key(uint32_t index)
 {
@@ -181,9 +189,17 @@ static void post(uint8_t op, uint64_t raddr, uint32_t rkey, uint64_t laddr,
 	put32(w + off, len);
 	put32(w + off + 4, lkey);
 	put64(w + off + 8, laddr);
-	*(volatile uint64_t *)(uar + UAR * 4096 + DB_SEND) =
-		htobe64((uint64_t)(1u << 24 | (sq_head & 0xffff) << 8 | op) << 32 |
-			(off + 16) / 16);
+	if (db32) {
+		/* as mthca_write64 on 32-bit hosts: the high dword first */
+		*(volatile uint32_t *)(uar + UAR * 4096 + DB_SEND) =
+			htobe32(1u << 24 | (sq_head & 0xffff) << 8 | op);
+		*(volatile uint32_t *)(uar + UAR * 4096 + DB_SEND + 4) =
+			htobe32((off + 16) / 16);
+	} else {
+		*(volatile uint64_t *)(uar + UAR * 4096 + DB_SEND) =
+			htobe64((uint64_t)(1u << 24 | (sq_head & 0xffff) << 8 |
+					   op) << 32 | (off + 16) / 16);
+	}
 	sq_head++;
 }
 
@@ -420,6 +436,30 @@ static void receives(void)
 	qp_up(QP_RRE | QP_RWE | QP_RAE);
 }
 
+/* a doorbell of two 32-bit stores; flushed receives; a DMA that fails */
+static void more(void)
+{
+	db32 = true;
+	post(OPC_WRITE, DST_VA, key(DST_IDX), SRC_VA, key(SRC_IDX), 16, 0, 0);
+	check_cqe(OPC_WRITE, 0, 0,
+		  "the send doorbell as two 32-bit stores, high dword first");
+	db32 = false;
+
+	recv_wqe(0, 64, 0xe00);
+	recv_wqe(1, 64, 0xe40);
+	check_status(cmd(OP_2ERR, 0, 0, 0, 0), ST_OK,
+		     "2ERR with two receives posted");
+	check_recv_err(0, SYN_WR_FLUSH, "receive WQE 0 flushed (0x05)");
+	check_recv_err(1, SYN_WR_FLUSH, "receive WQE 1 flushed (0x05)");
+	qp_up(QP_RRE | QP_RWE | QP_RAE);
+
+	post(OPC_WRITE, DST_VA, key(NOWHERE_IDX), SRC_VA, key(SRC_IDX), 16, 0,
+	     0);
+	check_cqe(OPC_WRITE, SYN_REMOTE_OP, 0,
+		  "WRITE into a page the bus cannot reach: the responder's DMA fails, 0x14");
+	qp_up(QP_RRE | QP_RWE | QP_RAE);
+}
+
 /* a type 1 window bound to a region, used, refused outside, unbound */
 static void windows(void)
 {
@@ -614,7 +654,7 @@ static void tpt_cache(void)
 void suite_rdma(void)
 {
 	struct arbel_dma_page *qpc = page_alloc(), *cqc = page_alloc();
-	uint64_t ents[5];
+	uint64_t ents[6];
 	uint8_t *m = inbox->va;
 	uint32_t idx;
 	size_t len;
@@ -631,8 +671,9 @@ void suite_rdma(void)
 	ents[2] = src->pa | 1;
 	ents[3] = dst->pa | 1;
 	ents[4] = dst->pa | 1;
-	check_status(write_mtt(RDMA_MTT, ents, 5), ST_OK,
-		     "WRITE_MTT: queues (2 pages), source, target (twice)");
+	ents[5] = NOWHERE_PA | 1;
+	check_status(write_mtt(RDMA_MTT, ents, 6), ST_OK,
+		     "WRITE_MTT: queues (2 pages), source, target (twice), nowhere");
 	region(Q_IDX, MPT_LR | MPT_LW, PD, 0, 2 * PAGE, RDMA_MTT,
 	       "SW2HW_MPT the queues' region at iova 0");
 	region(SRC_IDX, MPT_LR | MPT_LW, PD, SRC_VA, PAGE, RDMA_MTT + 16,
@@ -649,6 +690,8 @@ void suite_rdma(void)
 		     "HW2SW_MPT it: its key is gone");
 	region(BINDABLE_IDX, MPT_LR | MPT_LW | MPT_EB, PD, DST_VA, PAGE,
 	       RDMA_MTT + 32, "SW2HW_MPT the target, local rights, bind enabled");
+	region(NOWHERE_IDX, MPT_LR | MPT_LW | MPT_RWR, PD, DST_VA, PAGE,
+	       RDMA_MTT + 40, "SW2HW_MPT a region over a page with no RAM");
 
 	check_status(map_pages(OP_MAP_ICM, &cqc, 1, CQC_BASE), ST_OK,
 		     "MAP_ICM the CQ context page");
@@ -675,6 +718,7 @@ void suite_rdma(void)
 	writes_and_reads();
 	atomics();
 	receives();
+	more();
 	windows();
 	eq_create_unarmed(cq->va + 0x800, EQ_VA, key(Q_IDX));
 	cq_overrun();
@@ -695,6 +739,8 @@ void suite_rdma(void)
 		     "UNMAP_ICM the CQ context page");
 	check_status(cmd(OP_UNMAP_ICM, 0, UARC_BASE, 1, 0), ST_OK,
 		     "UNMAP_ICM the UAR context page");
+	check_status(cmd(OP_HW2SW_MPT, 1, 0, NOWHERE_IDX, 0), ST_OK,
+		     "HW2SW_MPT the region with no RAM");
 	for (idx = Q_IDX; idx <= OTHERPD_IDX; idx++)
 		check_status(cmd(OP_HW2SW_MPT, 1, 0, idx, 0), ST_OK,
 			     "HW2SW_MPT a region of the suite");

@@ -135,6 +135,16 @@ static void arbel_cq_event(ArbelState *s, uint32_t cqn, uint8_t *ctx)
                      ARBEL_EV_COMP, 0, data);
 }
 
+/* the CQ error event: the cqn, the syndrome at data byte 11 */
+static void arbel_cq_error(ArbelState *s, uint32_t cqn, uint8_t syndrome)
+{
+    uint8_t data[24] = { 0 };
+
+    stl_be_p(data, cqn);
+    data[ARBEL_EV_CQ_ERR_SYNDROME] = syndrome;
+    arbel_eq_post_event(s, ARBEL_EV_CQ_ERROR, 0, data);
+}
+
 /**
  * arbel_cq_complete - write a CQE on CQ @cqn, with its completion event
  * @s: the device
@@ -165,12 +175,8 @@ void arbel_cq_complete(ArbelState *s, uint32_t cqn, const uint8_t *cqe,
     log = ldl_be_p(ctx + ARBEL_CQC_LOGSIZE) >> ARBEL_CQC_LOGSIZE_SHIFT &
           ARBEL_CQC_LOGSIZE_MASK;
     if (arbel_cq_full(s, ctx, pi, log)) {
-        uint8_t data[24] = { 0 };
-
         trace_arbel_cq_overflow(arbel_trace_seq(s), cqn, pi);
-        stl_be_p(data, cqn);
-        data[ARBEL_EV_CQ_ERR_SYNDROME] = ARBEL_CQ_ERR_OVERRUN;
-        arbel_eq_post_event(s, ARBEL_EV_CQ_ERROR, 0, data);
+        arbel_cq_error(s, cqn, ARBEL_CQ_ERR_OVERRUN);
         return;
     }
     req.key = ldl_be_p(ctx + ARBEL_CQC_LKEY);
@@ -181,12 +187,8 @@ void arbel_cq_complete(ArbelState *s, uint32_t cqn, const uint8_t *cqe,
     req.to_region = true;
     r = arbel_xlate_rw(s, &req, e);
     if (r != ARBEL_XL_OK) {
-        uint8_t data[24] = { 0 };
-
         trace_arbel_cq_write_fail(arbel_trace_seq(s), cqn, r);
-        stl_be_p(data, cqn);
-        data[ARBEL_EV_CQ_ERR_SYNDROME] = ARBEL_CQ_ERR_ACCESS;
-        arbel_eq_post_event(s, ARBEL_EV_CQ_ERROR, 0, data);
+        arbel_cq_error(s, cqn, ARBEL_CQ_ERR_ACCESS);
         return;
     }
     trace_arbel_cqe(arbel_trace_seq(s), cqn, pi,

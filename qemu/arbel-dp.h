@@ -35,6 +35,8 @@ typedef struct ArbelMsg {
     uint8_t grh_bytes[40];
     uint8_t *data;          /* SEND, RDMA WRITE: the gathered payload */
     uint32_t len;           /* its length; RDMA READ: the length to read */
+    uint16_t pkey;          /* the P_Key it carries (its QP's index) */
+    uint8_t rnr_timer;      /* out, an RNR NAK: the responder's timer */
 } ArbelMsg;
 
 /* What the responder answers */

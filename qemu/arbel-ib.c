@@ -202,3 +202,19 @@ uint64_t arbel_ib_port_guid(ArbelState *s, unsigned int port)
 {
     return s->props.port_guid + port - 1;
 }
+
+/**
+ * arbel_ib_pkey - entry @index of @port's P_Key table
+ * @s: the device
+ * @port: 1 .. the "ports" property
+ * @index: the index
+ *
+ * The table MAD_IFC reports (arbel-mad.c): entry 0 is the default full
+ * member key 0xffff, the others are empty (0x0000, invalid).
+ *
+ * Return: the P_Key.
+ */
+uint16_t arbel_ib_pkey(ArbelState *s, unsigned int port, unsigned int index)
+{
+    return index == 0 ? 0xffff : 0;
+}

@@ -59,6 +59,7 @@ void arbel_ib_reset(ArbelState *s);
 bool arbel_ib_port_up(ArbelState *s, unsigned int port);
 uint16_t arbel_ib_lid(ArbelState *s, unsigned int port);
 uint16_t arbel_ib_sm_lid(ArbelState *s, unsigned int port);
+uint16_t arbel_ib_pkey(ArbelState *s, unsigned int port, unsigned int index);
 void arbel_ib_set_lids(ArbelState *s, unsigned int port, uint16_t lid,
                        uint16_t sm_lid);
 uint64_t arbel_ib_port_guid(ArbelState *s, unsigned int port);

@@ -5,7 +5,8 @@
  * The responder is the QP the message names, if it is in RTR, RTS, SQD or
  * SQE, of the message's service type and on the port it arrived at;
  * otherwise the message is dropped (an RC requester then exhausts its
- * retries).  UD compares the Q_Key.  Then, by opcode (IBTA vol. 1 ch. 9.7,
+ * retries), as it is when its P_Key does not match the QP's (IBTA 10.9.3)
+ * or, on UD, its Q_Key.  Then, by opcode (IBTA vol. 1 ch. 9.7,
  * 10.6 and 11; the PRM's QP context fields RRE/RWE/RAE, the MPT's):
  *  - SEND (_IMM): the next receive WQE -- of the QP's SRQ, or of its
  *    receive queue, whose doorbell record counts the posted WQEs -- gets
@@ -66,7 +67,17 @@ typedef struct ArbelRqQp {
     uint16_t pkey_index;
     bool srq;
     uint32_t srqn;
+    uint8_t rnr_timer;      /* min RNR NAK timer, IBTA's 5-bit code */
 } ArbelRqQp;
+
+/*
+ * IBTA 10.9.3: P_Keys match when their low 15 bits do, at least one is a
+ * full member (bit 15), and neither is invalid (0x0000, 0x8000)
+ */
+static bool arbel_pkey_match(uint16_t a, uint16_t b)
+{
+    return (a & 0x7fff) && (a & 0x7fff) == (b & 0x7fff) && ((a | b) & 0x8000);
+}
 
 static void arbel_rq_event(ArbelState *s, uint8_t type, uint32_t qpn)
 {
@@ -103,7 +114,7 @@ static bool arbel_rq_take(ArbelState *s, ArbelQp *qp, const uint8_t *ctx,
             ((uint64_t)index << shift);
     w->size = 1u << shift;
     w->cqe_wqe = index << shift;
-    w->pd = ldl_be_p(ctx + ARBEL_QPC_PD) & ARBEL_QPC_PD_MASK;
+    w->pd = arbel_qpc_pd(ctx);
     return true;
 }
 
@@ -223,7 +234,7 @@ static void arbel_rq_fail(ArbelState *s, const ArbelRqQp *q, uint8_t event)
 /* a message that needs a receive WQE: SEND, SEND_IMM, RDMA WRITE_IMM */
 static ArbelResp arbel_rq_consume(ArbelState *s, ArbelQp *qp,
                                   const uint8_t *ctx, const ArbelRqQp *q,
-                                  const ArbelMsg *m)
+                                  ArbelMsg *m)
 {
     ArbelRecvWqe w;
     uint32_t byte_cnt = 0;
@@ -233,6 +244,7 @@ static ArbelResp arbel_rq_consume(ArbelState *s, ArbelQp *qp,
     got = q->srq ? arbel_srq_take(s, q->srqn, &w) :
                    arbel_rq_take(s, qp, ctx, &w);
     if (!got) {
+        m->rnr_timer = q->rnr_timer;
         return q->st == ARBEL_QP_ST_RC ? ARBEL_RESP_RNR : ARBEL_RESP_DROP;
     }
     if (q->srq) {
@@ -356,14 +368,15 @@ static bool arbel_rq_qp(ArbelState *s, uint32_t qpn, ArbelQp **qp,
         return false;
     }
     q->qpn = qpn;
-    q->st = ldl_be_p(ctx + ARBEL_QPC_FLAGS) >> ARBEL_QPC_ST_SHIFT &
-            ARBEL_QPC_ST_MASK;
-    q->pd = ldl_be_p(ctx + ARBEL_QPC_PD) & ARBEL_QPC_PD_MASK;
+    q->st = arbel_qpc_st(ctx);
+    q->pd = arbel_qpc_pd(ctx);
     q->cqn = ldl_be_p(ctx + ARBEL_QPC_CQN_RCV) & ARBEL_QPN_MASK;
     q->params2 = ldl_be_p(ctx + ARBEL_QPC_PARAMS2);
     q->qkey = ldl_be_p(ctx + ARBEL_QPC_QKEY);
     q->port = ctx[ARBEL_QPC_PRI_PATH + ARBEL_PATH_PORT];
-    q->pkey_index = ctx[ARBEL_QPC_PRI_PATH + ARBEL_PATH_PORT + 3] & 0x7f;
+    q->pkey_index = ctx[ARBEL_QPC_PRI_PATH + ARBEL_PATH_PORT + 3] &
+                    ARBEL_PATH_PKEY_MASK;
+    q->rnr_timer = ldl_be_p(ctx + ARBEL_QPC_RNR_PSN) >> 24 & 0x1f;
     srqn = ldl_be_p(ctx + ARBEL_QPC_SRQN);
     q->srq = srqn & ARBEL_QPC_HAS_SRQ;
     q->srqn = srqn & ARBEL_QPN_MASK;
@@ -392,9 +405,11 @@ ArbelResp arbel_rq_receive(ArbelState *s, unsigned int port, ArbelMsg *m,
         trace_arbel_recv_drop(arbel_trace_seq(s), m->dqpn, m->op);
         return ARBEL_RESP_DROP;
     }
-    if (q.st == ARBEL_QP_ST_UD && m->qkey != q.qkey) {
+    if ((q.st == ARBEL_QP_ST_UD && m->qkey != q.qkey) ||
+        !arbel_pkey_match(m->pkey, arbel_ib_pkey(s, port, q.pkey_index))) {
+        /* IBTA 10.2.4 (Q_Key), 10.9.3 (P_Key): the packet is dropped */
         trace_arbel_recv_drop(arbel_trace_seq(s), m->dqpn, m->op);
-        return ARBEL_RESP_DROP;     /* IBTA 10.2.4: a bad Q_Key drops */
+        return ARBEL_RESP_DROP;
     }
     m->pkey_index = q.pkey_index;
     if (qp->state == ARBEL_QPS_RTR && q.st != ARBEL_QP_ST_UD &&

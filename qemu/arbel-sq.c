@@ -25,9 +25,10 @@
  * not do (local QP operation), a NAK (remote invalid request / access /
  * operation), no answer on RC (transport retry exceeded), RNR NAKs past the
  * retry count (RNR retry exceeded).  The QP then goes to ERR and every other
- * WQE it holds completes flushed.  An RNR NAK stalls the queue; a timer (1 ms
- * of virtual time, the RNR NAK timer scaled down) retries, forever with
- * rnr_retry 7.  Execution is synchronous: a WQE's response is there before
+ * WQE it holds completes flushed.  An RNR NAK stalls the queue; it retries
+ * after the responder's RNR NAK timer (its min_rnr_timer, IBTA's encoding)
+ * runs 100 times faster in virtual time, forever with rnr_retry 7.  The
+ * message carries its QP's P_Key.  Execution is synchronous: a WQE's response is there before
  * the next starts, so fences hold by construction.
  * Documentation/arbel-stub.rst "Data path".
  *
@@ -48,7 +49,7 @@
 #include "arbel-dp.h"
 
 #define ARBEL_SQ_MAX_SGE        64
-#define ARBEL_RNR_TICK_NS       1000000         /* 1 ms */
+#define ARBEL_RNR_SCALE         100     /* the RNR NAK timer, 100 x faster */
 #define ARBEL_MAX_MSG           (1ull << 31)    /* IBTA: 2^31 bytes */
 
 typedef struct ArbelSge {
@@ -75,7 +76,18 @@ typedef struct ArbelSqQp {
     uint8_t sl;
     uint32_t qkey;
     uint8_t rnr_retry;
+    uint16_t pkey_index;
 } ArbelSqQp;
+
+/*
+ * The RNR NAK timer's 5-bit code in units of 10 us (IBTA vol. 1 table 45,
+ * "Encoding for RNR NAK Timer Field": 0 is 655.36 ms, 1 is 0.01 ms, ...)
+ */
+static const uint32_t arbel_rnr_10us[32] = {
+    65536, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192,
+    256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288,
+    16384, 24576, 32768, 49152,
+};
 
 /* what one WQE came to */
 typedef enum ArbelSqDone {
@@ -89,6 +101,7 @@ typedef struct ArbelSqOut {
     uint8_t syn;            /* ARBEL_SQ_ERROR: the syndrome */
     bool signaled;          /* it asked for a CQE, or the QP signals all */
     uint32_t byte_cnt;      /* RDMA READ: the bytes read */
+    uint8_t rnr_timer;      /* ARBEL_SQ_STALL: the responder's RNR timer */
 } ArbelSqOut;
 
 #define ARBEL_SQ_SYN_STALL      0xff    /* arbel_sq_answer: RNR, wait */
@@ -99,9 +112,8 @@ static void arbel_sq_qp(const uint8_t *ctx, uint32_t qpn, ArbelSqQp *q)
     const uint8_t *path = ctx + ARBEL_QPC_PRI_PATH;
 
     q->qpn = qpn;
-    q->st = ldl_be_p(ctx + ARBEL_QPC_FLAGS) >> ARBEL_QPC_ST_SHIFT &
-            ARBEL_QPC_ST_MASK;
-    q->pd = ldl_be_p(ctx + ARBEL_QPC_PD) & ARBEL_QPC_PD_MASK;
+    q->st = arbel_qpc_st(ctx);
+    q->pd = arbel_qpc_pd(ctx);
     q->cqn = ldl_be_p(ctx + ARBEL_QPC_CQN_SND) & ARBEL_QPN_MASK;
     q->lkey = ldl_be_p(ctx + ARBEL_QPC_WQE_LKEY);
     q->base = ((uint64_t)ldl_be_p(ctx + ARBEL_QPC_WQE_BASE) << 32) +
@@ -115,6 +127,7 @@ static void arbel_sq_qp(const uint8_t *ctx, uint32_t qpn, ArbelSqQp *q)
     q->sl = ldl_be_p(path + ARBEL_AV_SL_TC_FL) >> 28;
     q->qkey = ldl_be_p(ctx + ARBEL_QPC_QKEY);
     q->rnr_retry = path[ARBEL_PATH_RNR_RETRY] >> 5;
+    q->pkey_index = path[ARBEL_PATH_PORT + 3] & ARBEL_PATH_PKEY_MASK;
 }
 
 static uint32_t arbel_sq_wqe_addr(const ArbelSqQp *q, uint16_t j)
@@ -421,6 +434,7 @@ static ArbelSqDone arbel_sq_exec(ArbelState *s, const ArbelSqQp *q,
         m.data = data;
     }
     m.slid = arbel_ib_lid(s, port);
+    m.pkey = arbel_ib_pkey(s, port, q->pkey_index);
     if (m.grh) {
         arbel_sq_grh(s, w + ARBEL_NEXT_SEG_SIZE, port, m.len, m.grh_bytes);
     }
@@ -430,6 +444,7 @@ static ArbelSqDone arbel_sq_exec(ArbelState *s, const ArbelSqQp *q,
     trace_arbel_wqe(arbel_trace_seq(s), q->qpn, j, op, m.len, m.dlid, m.dqpn,
                     *syn == ARBEL_SQ_SYN_STALL ? 0 : *syn);
     if (*syn == ARBEL_SQ_SYN_STALL) {
+        o->rnr_timer = m.rnr_timer;
         return ARBEL_SQ_STALL;
     }
     if (*syn) {
@@ -450,14 +465,37 @@ static void arbel_sq_flush(ArbelState *s, const ArbelSqQp *q, ArbelQp *qp)
     }
 }
 
-static void arbel_sq_stall(ArbelState *s, uint32_t qpn, ArbelQp *qp)
+/* the earliest retry of a stalled QP, for the timer */
+static void arbel_sq_arm(ArbelState *s)
+{
+    GHashTableIter it;
+    gpointer key;
+    int64_t due = INT64_MAX;
+
+    g_hash_table_iter_init(&it, s->dp.stalled);
+    while (g_hash_table_iter_next(&it, &key, NULL)) {
+        uint8_t ctx[ARBEL_QPC_SIZE];
+        ArbelQp *qp = arbel_qp_find(s, GPOINTER_TO_UINT(key), ctx);
+
+        if (qp && qp->stalled) {
+            due = MIN(due, qp->rnr_due);
+        }
+    }
+    if (due != INT64_MAX) {
+        timer_mod(s->dp.rnr_timer, due);
+    }
+}
+
+/* an RNR NAK: wait the responder's RNR timer (scaled down), then retry */
+static void arbel_sq_stall(ArbelState *s, uint32_t qpn, ArbelQp *qp,
+                           uint8_t rnr_timer)
 {
     qp->stalled = true;
+    qp->rnr_due = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
+                  (int64_t)arbel_rnr_10us[rnr_timer & 31] * 10000 /
+                  ARBEL_RNR_SCALE;
     g_hash_table_add(s->dp.stalled, GUINT_TO_POINTER(qpn));
-    if (!timer_pending(s->dp.rnr_timer)) {
-        timer_mod(s->dp.rnr_timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
-                  ARBEL_RNR_TICK_NS);
-    }
+    arbel_sq_arm(s);
 }
 
 /* execute what QP @qpn has posted, until done, stalled or in error */
@@ -482,7 +520,7 @@ static void arbel_sq_run(ArbelState *s, uint32_t qpn)
 
         switch (arbel_sq_exec(s, &q, qp, j, &o)) {
         case ARBEL_SQ_STALL:
-            arbel_sq_stall(s, qpn, qp);
+            arbel_sq_stall(s, qpn, qp, o.rnr_timer);
             return;
         case ARBEL_SQ_OK:
             qp->sq_next++;
@@ -507,21 +545,25 @@ static void arbel_sq_run(ArbelState *s, uint32_t qpn)
 static void arbel_sq_rnr_tick(void *opaque)
 {
     ArbelState *s = opaque;
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
     g_autofree gpointer *qpns = NULL;
     guint n, i;
 
     qpns = g_hash_table_get_keys_as_array(s->dp.stalled, &n);
-    g_hash_table_remove_all(s->dp.stalled);
     for (i = 0; i < n; i++) {
         uint32_t qpn = GPOINTER_TO_UINT(qpns[i]);
         uint8_t ctx[ARBEL_QPC_SIZE];
         ArbelQp *qp = arbel_qp_find(s, qpn, ctx);
 
-        if (qp) {
+        if (!qp || !qp->stalled) {
+            g_hash_table_remove(s->dp.stalled, qpns[i]);
+        } else if (qp->rnr_due <= now) {
+            g_hash_table_remove(s->dp.stalled, qpns[i]);
             qp->stalled = false;
             arbel_sq_run(s, qpn);
         }
     }
+    arbel_sq_arm(s);
 }
 
 /**

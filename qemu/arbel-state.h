@@ -177,6 +177,7 @@ typedef struct ArbelQp {
     bool stalled;           /* an RNR NAK holds the send queue */
     bool comm_est;          /* the communication established event fired */
     uint8_t rnr_naks;       /* RNR NAKs the head WQE got so far */
+    int64_t rnr_due;        /* stalled: when to try again (virtual ns) */
     uint16_t sq_next;       /* the next send WQE to execute (a counter) */
     uint16_t sq_end;        /* one past the last WQE a doorbell posted */
     uint16_t db_head;       /* the latest send doorbell's first WQE, */

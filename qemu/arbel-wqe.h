@@ -16,6 +16,8 @@
 #ifndef HW_ARBEL_WQE_H
 #define HW_ARBEL_WQE_H
 
+#include "qemu/bswap.h"
+
 /* WQE opcodes (nopcode table; next segment nda_op 4:0, doorbell 4:0) */
 #define ARBEL_WQE_NOP           0x00
 #define ARBEL_WQE_RDMA_WRITE    0x08
@@ -82,6 +84,8 @@
 #define ARBEL_QPC_REMOTE_QPN    0x14
 #define ARBEL_QPC_PRI_PATH      0x20    /* struct mthca_qp_path, 32 bytes */
 #define ARBEL_PATH_PORT         0x00    /* port 31:24, P_Key index 6:0 */
+#define ARBEL_PATH_PKEY_MASK    0x7fu   /* the P_Key index, byte 3 */
+#define ARBEL_QPC_RNR_PSN       0x94    /* min RNR timer 28:24, RQ PSN */
 #define ARBEL_PATH_RNR_RETRY    0x04    /* 7:5 */
 #define ARBEL_PATH_G_MYLMC      0x05    /* GRH 7 */
 #define ARBEL_PATH_RLID         0x06    /* be16 */
@@ -102,6 +106,18 @@
 #define ARBEL_QP_ST_RC          0x0
 #define ARBEL_QP_ST_UC          0x1
 #define ARBEL_RNR_INFINITE      7
+
+/* a QP context's service type and PD (@ctx: ARBEL_QPC_SIZE bytes) */
+static inline uint32_t arbel_qpc_st(const uint8_t *ctx)
+{
+    return ldl_be_p(ctx + ARBEL_QPC_FLAGS) >> ARBEL_QPC_ST_SHIFT &
+           ARBEL_QPC_ST_MASK;
+}
+
+static inline uint32_t arbel_qpc_pd(const uint8_t *ctx)
+{
+    return ldl_be_p(ctx + ARBEL_QPC_PD) & ARBEL_QPC_PD_MASK;
+}
 
 /* SRQ context (struct mthca_arbel_srq_context) */
 #define ARBEL_SRQC_STATE_LOG    0x00    /* log size 28:24 */

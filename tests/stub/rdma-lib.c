@@ -40,8 +40,10 @@ void rd_qp_up(uint32_t params2)
 		put32(c + 0x0c, 0);			/* UAR 0 */
 		put32(c + 0x10, 0);			/* local QPN */
 		put32(c + 0x14, 0);			/* remote QPN: itself */
-		put32(c + 0x20, 1u << 24);		/* port 1 */
-		put32(c + 0x24, 1);			/* RLID 1 */
+		/* port 1, the P_Key index; RNR retries 31:29, RLID 1 */
+		put32(c + 0x20, 1u << 24 | rd.pkey_index);
+		put32(c + 0x24, (uint32_t)rd.rnr_retry << 29 | 1);
+		put32(c + 0x94, (uint32_t)rd.rnr_timer << 24);
 		put32(c + 0x64, PD);
 		put32(c + 0x6c, rd_key(Q_IDX));
 		put32(c + 0x70, QP_SSC);
@@ -163,4 +165,13 @@ void rd_refused_write(uint64_t raddr, uint32_t rkey, uint64_t laddr,
 			"first byte 0x%02x",
 			rd.dst->va[0]);
 	rd_qp_up(QP_RRE | QP_RWE | QP_RAE);
+}
+
+/* QUERY_CQ: CQ 0's producer index (struct mthca_cq_context 0x2c), ~0 */
+uint32_t rd_cq_producer(void)
+{
+	memset(outbox->va, 0xff, 0x40);
+	if (cmd(OP_QUERY_CQ, 0, 0, 0, outbox->pa) != ST_OK)
+		return ~0u;
+	return get32(outbox->va + 0x2c);
 }

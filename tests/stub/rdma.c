@@ -87,25 +87,30 @@ static void writes_and_reads(void)
 	rd_qp_up(QP_RRE | QP_RWE | QP_RAE);
 }
 
+/* an atomic on the region's 8 bytes at 0x400, answer into @ret_off */
+static void atomic(uint8_t op, uint64_t swap, uint64_t cmp, uint32_t ret_off,
+		   uint64_t want_region, uint64_t want_ret, const char *name)
+{
+	char what[96];
+
+	rd_post(op, DST_VA + 0x400, rd_key(DST_IDX), SRC_VA + ret_off,
+		rd_key(SRC_IDX), 8, swap, cmp);
+	snprintf(what, sizeof(what), "%s: CQE opcode 0x%02x", name, op);
+	rd_check_cqe(op, 0, 0, what);
+	snprintf(what, sizeof(what), "%s: %" PRIu64 " in the region, %" PRIu64
+		 " returned", name, want_region, want_ret);
+	ktap_test_check(get64(rd.dst->va + 0x400) == want_region &&
+			get64(rd.src->va + ret_off) == want_ret, what,
+			"region %" PRIu64 " returned %" PRIu64,
+			get64(rd.dst->va + 0x400), get64(rd.src->va + ret_off));
+}
+
 static void atomics(void)
 {
 	put64(rd.dst->va + 0x400, 5);
-	rd_post(OPC_FA, DST_VA + 0x400, rd_key(DST_IDX), SRC_VA + 0x400,
-		rd_key(SRC_IDX), 8, 3, 0);
-	rd_check_cqe(OPC_FA, 0, 0, "ATOMIC_FA: CQE opcode 0x12");
-	ktap_test_check(get64(rd.dst->va + 0x400) == 8 &&
-			get64(rd.src->va + 0x400) == 5,
-			"ATOMIC_FA: 5 + 3 in the region, 5 returned",
-			"region %" PRIu64 " returned %" PRIu64,
-			get64(rd.dst->va + 0x400), get64(rd.src->va + 0x400));
-	rd_post(OPC_CS, DST_VA + 0x400, rd_key(DST_IDX), SRC_VA + 0x408,
-		rd_key(SRC_IDX), 8, 42, 8);
-	rd_check_cqe(OPC_CS, 0, 0, "ATOMIC_CS: CQE opcode 0x11");
-	ktap_test_check(get64(rd.dst->va + 0x400) == 42 &&
-			get64(rd.src->va + 0x408) == 8,
-			"ATOMIC_CS: 8 == 8, swapped for 42, 8 returned",
-			"region %" PRIu64 " returned %" PRIu64,
-			get64(rd.dst->va + 0x400), get64(rd.src->va + 0x408));
+	atomic(OPC_FA, 3, 0, 0x400, 8, 5, "ATOMIC_FA 5 + 3");
+	atomic(OPC_CS, 42, 8, 0x408, 42, 8, "ATOMIC_CS 8 == 8, swap 42");
+	atomic(OPC_CS, 7, 1, 0x410, 42, 42, "ATOMIC_CS 42 != 1, no swap");
 	rd_post(OPC_FA, DST_VA + 0x404, rd_key(DST_IDX), SRC_VA + 0x400,
 		rd_key(SRC_IDX), 8, 1, 0);
 	rd_check_cqe(OPC_FA, SYN_REMOTE_ACCESS, 0,

@@ -17,6 +17,7 @@
 #define OP_CLOSE_IB		0x00a
 #define OP_SW2HW_CQ		0x016
 #define OP_HW2SW_CQ		0x017
+#define OP_QUERY_CQ		0x018
 #define OP_RST2INIT		0x019
 #define OP_INIT2RTR		0x01a
 #define OP_RTR2RTS		0x01b
@@ -80,6 +81,7 @@
 #define SYN_LOCAL_LENGTH	0x01
 #define SYN_REMOTE_INVAL_REQ	0x12
 #define SYN_RNR_RETRY_EXC	0x16
+#define SYN_RETRY_EXC		0x15
 #define IBOP_SEND_ONLY		0x04
 #define IBOP_SEND_ONLY_IMM	0x05
 #define UAR			1
@@ -92,6 +94,9 @@ struct rdma_state {
 	unsigned int sq_head, cq_next;
 	bool on_srq;		/* rd_qp_up: receives from SRQ 0 */
 	bool db32;		/* rd_post: ring as two 32-bit stores */
+	uint8_t pkey_index;	/* rd_qp_up: the QP's P_Key index */
+	uint8_t rnr_retry;	/* rd_qp_up: its RNR retry count */
+	uint8_t rnr_timer;	/* rd_qp_up: its min RNR NAK timer code */
 };
 
 extern struct rdma_state rd;
@@ -113,6 +118,7 @@ void rd_recv_wqe(unsigned int n, uint32_t count, uint32_t off);
 void rd_check_recv_cqe(unsigned int n, uint8_t op, uint32_t bytes,
 		       uint32_t imm, const char *name);
 void rd_check_recv_err(unsigned int n, uint8_t syn, const char *name);
+uint32_t rd_cq_producer(void);
 void rd_receives(void);
 void rd_more(void);
 void rd_windows(void);

@@ -16,13 +16,15 @@
 # "ib_write_bw ib_read_bw ib_send_bw ib_write_lat ib_send_lat"),
 # TRAFFIC_SIZES (bytes, default "64 4096 65536"), TRAFFIC_BW_ITERS (-n of
 # the bandwidth tests, default 1000), TRAFFIC_LAT_ITERS (-n of the latency
-# tests, default 500), TRAFFIC_TRACE=1 (keep the stub's trace events on,
+# tests, default 500), TRAFFIC_DEVICES (default "mthca rxe": the order of
+# the odd rounds; one alone to profile it), TRAFFIC_TRACE=1 (keep the stub's trace events on,
 # as scripts/vm/run.sh has them; off by default: a log line per doorbell,
 # WQE and CQE would be inside the measured loops), VM_SMP (default 2),
-# VM_MEM (default 1G), TIMEOUT (VM, default 600), QEMU (skips
+# VM_MEM (default 1G), TIMEOUT (VM, default 600), TRAFFIC_OUT (the output
+# directory, default build/traffic), QEMU (skips
 # scripts/build-qemu.sh).  The guest's clock is the host's (no icount):
 # the stub's work is host time spent in QEMU, rxe's is guest instructions,
-# and only the wall clock sees both.  Output: build/traffic/ (out.txt:
+# and only the wall clock sees both.  Output: TRAFFIC_OUT (out.txt:
 # the VM's output; conditions.txt; results.json: every raw figure;
 # table.txt: what is printed).
 
@@ -33,13 +35,14 @@ cd "$REPO"
 # shellcheck source=scripts/env.sh
 . scripts/env.sh
 
-OUT=$REPO/build/traffic
+OUT=${TRAFFIC_OUT:-$REPO/build/traffic}
 BIN=$OUT/guest-bin
 rounds=${TRAFFIC_ROUNDS:-3}
 tests=${TRAFFIC_TESTS:-ib_write_bw ib_read_bw ib_send_bw ib_write_lat ib_send_lat}
 sizes=${TRAFFIC_SIZES:-64 4096 65536}
 bw_iters=${TRAFFIC_BW_ITERS:-1000}
 lat_iters=${TRAFFIC_LAT_ITERS:-500}
+devices=${TRAFFIC_DEVICES:-mthca rxe}
 export VM_SMP=${VM_SMP:-2} VM_MEM=${VM_MEM:-1G} TIMEOUT=${TIMEOUT:-600}
 export VM_MODULES="rdma_rxe dummy crc32_generic" VM_PROVIDERS="mthca rxe" \
 	VM_EXTRA_BINS=ip
@@ -83,7 +86,7 @@ read -r steal0 total0 < <(cpu_ticks)
 	echo "qemu:   $("$QEMU" --version | head -n 1) + arbel-stub, TCG (no KVM), q35, $VM_SMP vCPU, $VM_MEM; stub trace events $([ "${TRAFFIC_TRACE:-0}" = 1 ] && echo on || echo off)"
 	echo "guest:  Debian $ARBEL_KABI; perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null); ib_mthca (Debian's) on arbel-stub ports=2, port 1 -> port 2; rdma_rxe on a dummy netdev, loopback"
 	echo "clock:  wall (the guest's clock is the host's)"
-	echo "runs:   $rounds rounds, tests: $tests; sizes: $sizes B; -n $bw_iters (bw), -n $lat_iters (lat); -F --use_old_post_send"
+	echo "runs:   $rounds rounds ($devices, the order flipped each round), tests: $tests; sizes: $sizes B; -n $bw_iters (bw), -n $lat_iters (lat); -F --use_old_post_send"
 	echo "arbel:  $(git describe --always --dirty 2>/dev/null || echo '?')"
 	echo "before: $(busy)"
 } >"$OUT/conditions.txt"
@@ -92,7 +95,7 @@ echo "traffic: $rounds rounds of $tests at $sizes B, one VM ($VM_SMP vCPU, TCG) 
 t0=$EPOCHSECONDS
 set +e
 GUEST_BIN=$BIN VM_OUT=$OUT/vm LOAD=0 \
-	CMD="bash /opt/arbel/bin/traffic_guest.sh $rounds '$tests' '$sizes' $bw_iters $lat_iters" \
+	CMD="bash /opt/arbel/bin/traffic_guest.sh $rounds '$tests' '$sizes' $bw_iters $lat_iters '$devices'" \
 	scripts/vm/run.sh >"$OUT/out.txt" 2>"$OUT/err.txt"
 rc=$?
 set -e

@@ -8,7 +8,10 @@
 # turns: every test and size runs on one then on the other, and the order
 # flips each round.
 #
-#   traffic_guest.sh ROUNDS "TESTS" "SIZES" BW_ITERS LAT_ITERS
+#   traffic_guest.sh ROUNDS "TESTS" "SIZES" BW_ITERS LAT_ITERS [DEVICES]
+#
+# DEVICES: "mthca rxe" (the default, the order of odd rounds), or one of
+# them alone (to profile one side).
 #
 # Prints, per pair, a "TRAFFIC {json}" line naming the device, test, size,
 # round and turn, the exit statuses and seconds, then the client's output
@@ -16,7 +19,7 @@
 # bench/traffic.py).  "TRAFFIC-NA reason" when a device did not come up.
 
 set -u
-rounds=$1 tests=$2 sizes=$3 bw_iters=$4 lat_iters=$5
+rounds=$1 tests=$2 sizes=$3 bw_iters=$4 lat_iters=$5 devices=${6:-mthca rxe}
 BIN=/opt/arbel/bin
 PAIR_TIMEOUT=${PAIR_TIMEOUT:-60}
 port=18600
@@ -104,7 +107,10 @@ pair() {
 }
 
 for r in $(seq "$rounds"); do
-	if [ $((r % 2)) = 1 ]; then order="mthca rxe"; else order="rxe mthca"; fi
+	order=$devices
+	if [ $((r % 2)) = 0 ]; then
+		order=$(echo "$devices" | awk '{ for (i = NF; i > 0; i--) printf "%s%s", $i, (i > 1 ? " " : "") }')
+	fi
 	for t in $tests; do
 		for s in $sizes; do
 			turn=0

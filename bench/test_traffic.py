@@ -102,6 +102,18 @@ class Parse(unittest.TestCase):
             ' #bytes     #iterations    BW peak[MB/sec]    '
             'BW average[MB/sec]   MsgRate[Mpps]\n 64 100 3.3\n'))
 
+    def test_inf(self):
+        out = ('Correlation coefficient r^2: 0.864813 < 0.9\n' +
+               LAT_OUT.replace('11.34', 'inf').replace('5.20', '-nan'))
+        row = traffic.parse_perftest(out)
+        self.assertEqual(row['t_typical'], float('inf'))
+        pairs, _ = traffic.parse_output('\n'.join(
+            pair('rxe', 'ib_send_lat', 64, 1, out)))
+        self.assertEqual(pairs[0]['error'],
+                         'perftest printed no finite figure (Correlation '
+                         'coefficient r^2: 0.864813 < 0.9)')
+        self.assertEqual(traffic.summarize(pairs)[0]['values']['rxe'], [])
+
     def test_output(self):
         text = '\n'.join(
             ['# mthca0 port 1: 4: ACTIVE', 'TRAFFIC-NA rxe no IPv4 GID'] +

@@ -20,6 +20,7 @@ medians: for bandwidth higher is better, for latency lower is better; the
 
 import argparse
 import json
+import math
 import re
 import statistics
 import sys
@@ -30,8 +31,9 @@ LABEL = {STUB: 'stub (ib_mthca)', RXE: 'rxe'}
 BW_KEYS = ('bytes', 'iters', 'bw_peak', 'bw_avg', 'msg_rate_mpps')
 LAT_KEYS = ('bytes', 'iters', 't_min', 't_max', 't_typical', 't_avg',
             't_stdev', 'p99', 'p99_9')
-NUM = r'[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?'
+NUM = r'[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:inf|nan)'
 UNIT_RE = re.compile(r'BW average\[([^\]]+)\]')
+CORR_RE = re.compile(r'Correlation coefficient[^\n]*')
 
 
 def parse_perftest(text):
@@ -93,6 +95,9 @@ def parse_output(text):
             if s.strip() == 'TRAFFIC-OUT-END':
                 inside = False
                 cur['row'] = parse_perftest('\n'.join(buf))
+                if cur['row'] is None or not math.isfinite(
+                        figure(cur['row'])[0]):
+                    cur['client_out'] = '\n'.join(buf)
                 buf = []
             else:
                 buf.append(s)
@@ -119,6 +124,13 @@ def parse_output(text):
                           f'client exit {p.get("client_rc")}')
         elif p['row'] is None:
             p['error'] = 'no result row in the client output'
+        elif not math.isfinite(figure(p['row'])[0]):
+            # perftest's clock estimate failed ("Correlation coefficient
+            # r^2: 0.86 < 0.9": the guest was descheduled while it timed)
+            p['error'] = 'perftest printed no finite figure'
+            m = CORR_RE.search(p.get('client_out', ''))
+            if m:
+                p['error'] += f' ({m.group(0).strip()})'
     return pairs, na
 
 

@@ -15,7 +15,9 @@
 # Environment: TRAFFIC_ROUNDS (default 3), TRAFFIC_TESTS (default
 # "ib_write_bw ib_read_bw ib_send_bw ib_write_lat ib_send_lat"),
 # TRAFFIC_SIZES (bytes, default "64 4096 65536"), TRAFFIC_BW_ITERS (-n of
-# the bandwidth tests, default 1000), TRAFFIC_LAT_ITERS (-n of the latency
+# the bandwidth tests: a number, or SIZE:N items, a size not listed 1000;
+# default "64:20000 4096:5000 65536:1000", about a second of rxe's at each
+# size), TRAFFIC_LAT_ITERS (-n of the latency
 # tests, default 500), TRAFFIC_DEVICES (default "mthca rxe": the order of
 # the odd rounds; one alone to profile it), TRAFFIC_TRACE=1 (keep the stub's trace events on,
 # as scripts/vm/run.sh has them; off by default: a log line per doorbell,
@@ -40,7 +42,7 @@ BIN=$OUT/guest-bin
 rounds=${TRAFFIC_ROUNDS:-3}
 tests=${TRAFFIC_TESTS:-ib_write_bw ib_read_bw ib_send_bw ib_write_lat ib_send_lat}
 sizes=${TRAFFIC_SIZES:-64 4096 65536}
-bw_iters=${TRAFFIC_BW_ITERS:-1000}
+bw_iters=${TRAFFIC_BW_ITERS:-64:20000 4096:5000 65536:1000}
 lat_iters=${TRAFFIC_LAT_ITERS:-500}
 devices=${TRAFFIC_DEVICES:-mthca rxe}
 export VM_SMP=${VM_SMP:-2} VM_MEM=${VM_MEM:-1G} TIMEOUT=${TIMEOUT:-600}
@@ -95,7 +97,7 @@ echo "traffic: $rounds rounds of $tests at $sizes B, one VM ($VM_SMP vCPU, TCG) 
 t0=$EPOCHSECONDS
 set +e
 GUEST_BIN=$BIN VM_OUT=$OUT/vm LOAD=0 \
-	CMD="bash /opt/arbel/bin/traffic_guest.sh $rounds '$tests' '$sizes' $bw_iters $lat_iters '$devices'" \
+	CMD="bash /opt/arbel/bin/traffic_guest.sh $rounds '$tests' '$sizes' '$bw_iters' $lat_iters '$devices'" \
 	scripts/vm/run.sh >"$OUT/out.txt" 2>"$OUT/err.txt"
 rc=$?
 set -e

@@ -10,6 +10,8 @@
 #
 #   traffic_guest.sh ROUNDS "TESTS" "SIZES" BW_ITERS LAT_ITERS [DEVICES]
 #
+# BW_ITERS: -n of the bandwidth tests, one number, or SIZE:N items (a size
+# not listed: 1000); LAT_ITERS: -n of the latency tests.
 # DEVICES: "mthca rxe" (the default, the order of odd rounds), or one of
 # them alone (to profile one side).
 #
@@ -58,6 +60,19 @@ done
 echo "# rxe0 GID index ${rxe_gid:-none} (::ffff:10.77.0.1)"
 [ -n "$rxe_gid" ] || echo "TRAFFIC-NA rxe no IPv4 GID on rxe0"
 
+# bw_n SIZE: the bandwidth tests' -n at SIZE bytes
+bw_n() {
+	local item
+	for item in $bw_iters; do
+		case $item in
+		"$1":*) echo "${item#*:}"; return ;;
+		*:*) ;;
+		*) echo "$item"; return ;;
+		esac
+	done
+	echo 1000
+}
+
 listening() {
 	# /proc/net/tcp: local address 0100007F:PORT or 00000000:PORT, state 0A
 	awk -v p=":$(printf %04X "$1")" '$2 ~ p"$" && $4 == "0A" { f = 1 } END { exit !f }' /proc/net/tcp /proc/net/tcp6 2>/dev/null
@@ -69,7 +84,7 @@ pair() {
 	local common srv cli iters sout cout spid cpid src crc t0 t1
 	case $test in
 	*_lat) iters=$lat_iters ;;
-	*) iters=$bw_iters ;;
+	*) iters=$(bw_n "$size") ;;
 	esac
 	port=$((port + 1))
 	common="-n $iters -s $size -p $port -F --use_old_post_send"

@@ -12,23 +12,28 @@
 #   bench/traffic.sh
 #   TRAFFIC_ROUNDS=5 TRAFFIC_SIZES="64 4096" bench/traffic.sh
 #
-# Environment: TRAFFIC_ROUNDS (default 3), TRAFFIC_TESTS (default
-# "ib_write_bw ib_read_bw ib_send_bw ib_write_lat ib_send_lat"),
-# TRAFFIC_SIZES (bytes, default "64 4096 65536"), TRAFFIC_BW_ITERS (-n of
-# the bandwidth tests: a number, or SIZE:N items, a size not listed 1000;
-# default "64:20000 4096:5000 65536:1000", about a second of rxe's at each
-# size), TRAFFIC_LAT_ITERS (-n of the latency
-# tests, default 500), TRAFFIC_DEVICES (default "mthca rxe": the order of
-# the odd rounds; one alone to profile it), TRAFFIC_TRACE=1 (keep the stub's trace events on,
-# as scripts/vm/run.sh has them; off by default: a log line per doorbell,
-# WQE and CQE would be inside the measured loops), VM_SMP (default 2),
-# VM_MEM (default 1G), TIMEOUT (VM, default 600), TRAFFIC_OUT (the output
-# directory, default build/traffic), QEMU (skips
-# scripts/build-qemu.sh).  The guest's clock is the host's (no icount):
-# the stub's work is host time spent in QEMU, rxe's is guest instructions,
-# and only the wall clock sees both.  Output: TRAFFIC_OUT (out.txt:
-# the VM's output; conditions.txt; results.json: every raw figure;
-# table.txt: what is printed).
+# Environment:
+#   TRAFFIC_ROUNDS     rounds (default 3)
+#   TRAFFIC_TESTS      perftest programs (default "ib_write_bw ib_read_bw
+#                      ib_send_bw ib_write_lat ib_send_lat")
+#   TRAFFIC_SIZES      message sizes in bytes (default "64 4096 65536")
+#   TRAFFIC_BW_ITERS   -n of the bandwidth tests: a number, or SIZE:N items
+#                      (a size not listed: 1000); default "64:20000
+#                      4096:5000 65536:1000", about a second of rxe's each
+#   TRAFFIC_LAT_ITERS  -n of the latency tests (default 500)
+#   TRAFFIC_DEVICES    "mthca rxe" (the default: the order of odd rounds),
+#                      or one alone (to profile it)
+#   TRAFFIC_TRACE=1    keep the stub's trace events on, as scripts/vm/run.sh
+#                      has them (off by default: a log line per doorbell,
+#                      WQE and CQE would be inside the measured loops)
+#   TRAFFIC_OUT        the output directory (default build/traffic)
+#   VM_SMP (default 2), VM_MEM (default 1G), TIMEOUT (the VM's, default
+#   600 s), QEMU (skips scripts/build-qemu.sh)
+# The guest's clock is the host's (no icount): the stub's work is host
+# time spent in QEMU, rxe's is guest instructions, and only the wall clock
+# sees both.  Output in TRAFFIC_OUT: out.txt (the VM's output),
+# conditions.txt, results.json (every raw figure), table.txt (what is
+# printed).
 
 set -eu
 

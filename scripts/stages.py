@@ -80,7 +80,7 @@ STAGES = [
           what="the guest programs' C library's self-test (tests/lib)"),
     Stage('bench', 'bench/build-check.sh', phase='first', cost=5,
           what="the benchmarks' guest programs build, compare.py's "
-               "unit test"),
+               "and traffic.py's unit tests"),
     Stage('module-6.12', 'env -u ARBEL_KABI -u ARBEL_KVER -u ARBEL_KDIR '
           'ARBEL_KERNEL=6.12 scripts/build-module.sh --test',
           cost=40, kernel='6.12', needs=['headers'],

@@ -1,0 +1,293 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The stub beside rdma_rxe: bench/traffic.sh's VM output as a table.
+
+  traffic.py [--conditions conditions.txt] [--json results.json] out.txt
+
+out.txt is the VM's output from bench/traffic_guest.sh: per server/client
+pair a "TRAFFIC {json}" line (device, test, size, round, turn, exit
+statuses, seconds), then the client's perftest output between
+TRAFFIC-OUT-BEGIN and TRAFFIC-OUT-END; "TRAFFIC-NA reason" when a device
+did not come up.  From perftest's result row this takes the bandwidth
+tests' average bandwidth (MB/sec, "BW average") and the latency tests'
+typical latency (usec, "t_typical": perftest's median).  Prints, per test
+and size, each device's median over the rounds (± half the spread,
+min..max, in percent of the median) and the ratio stub/rxe of the
+medians: for bandwidth higher is better, for latency lower is better; the
+"faster" column names the faster one, "~" when the two spreads overlap
+(the rounds' noise is as large as the difference).
+"""
+
+import argparse
+import json
+import math
+import re
+import statistics
+import sys
+
+STUB, RXE = 'mthca', 'rxe'
+LABEL = {STUB: 'stub (ib_mthca)', RXE: 'rxe'}
+
+BW_KEYS = ('bytes', 'iters', 'bw_peak', 'bw_avg', 'msg_rate_mpps')
+LAT_KEYS = ('bytes', 'iters', 't_min', 't_max', 't_typical', 't_avg',
+            't_stdev', 'p99', 'p99_9')
+NUM = r'[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:inf|nan)'
+UNIT_RE = re.compile(r'BW average\[([^\]]+)\]')
+CORR_RE = re.compile(r'Correlation coefficient[^\n]*')
+
+
+def parse_perftest(text):
+    """The result row of one perftest client's output: a dict with 'kind'
+    ('bw' or 'lat') and the row's figures (BW_KEYS or LAT_KEYS; 'unit',
+    the bandwidth's, for 'bw'), or None if the output has no result row.
+    The header line (" #bytes ...") says which kind; the row is the first
+    line of numbers after it."""
+    kind = unit = None
+    for line in text.splitlines():
+        s = line.strip()
+        if s.startswith('#bytes'):
+            if 'BW average' in s:
+                kind = 'bw'
+                m = UNIT_RE.search(s)
+                unit = m.group(1) if m else '?'
+            elif 't_typical' in s or 't_avg' in s:
+                kind = 'lat'
+            else:
+                kind = None
+            continue
+        if kind is None:
+            continue
+        fields = s.split()
+        if not fields or not all(re.fullmatch(NUM, f) for f in fields):
+            continue
+        keys = BW_KEYS if kind == 'bw' else LAT_KEYS
+        if len(fields) < len(keys):
+            # an older or newer perftest with fewer columns: take what
+            # is there, but the figure used must be present
+            need = 'bw_avg' if kind == 'bw' else 't_typical'
+            if keys.index(need) >= len(fields):
+                return None
+        row = {'kind': kind}
+        for k, v in zip(keys, fields):
+            row[k] = int(v) if k in ('bytes', 'iters') else float(v)
+        if kind == 'bw':
+            row['unit'] = unit
+        return row
+    return None
+
+
+def figure(row):
+    """(value, unit, higher_is_better) of a parsed row."""
+    if row['kind'] == 'bw':
+        return row['bw_avg'], row['unit'], True
+    return row['t_typical'], 'usec', False
+
+
+def parse_output(text):
+    """(pairs, na) of a VM's output: pairs, a list of the TRAFFIC dicts
+    each with 'row' (parse_perftest of its client output, or None) and
+    'error' (None, or why it has no figure); na, {device: reason}."""
+    pairs, na = [], {}
+    cur, buf, inside = None, [], False
+    for line in text.splitlines():
+        s = line.rstrip('\r')
+        if inside:
+            if s.strip() == 'TRAFFIC-OUT-END':
+                inside = False
+                cur['row'] = parse_perftest('\n'.join(buf))
+                if cur['row'] is None or not math.isfinite(
+                        figure(cur['row'])[0]):
+                    cur['client_out'] = '\n'.join(buf)
+                buf = []
+            else:
+                buf.append(s)
+            continue
+        if s.startswith('TRAFFIC {'):
+            try:
+                cur = json.loads(s[len('TRAFFIC '):])
+            except ValueError:
+                cur = None
+                continue
+            cur['row'] = None
+            pairs.append(cur)
+        elif s.strip() == 'TRAFFIC-OUT-BEGIN' and cur is not None:
+            inside, buf = True, []
+        elif s.startswith('TRAFFIC-NA '):
+            dev, _, reason = s[len('TRAFFIC-NA '):].partition(' ')
+            na.setdefault(dev, reason)
+    if inside and cur is not None:
+        cur['row'] = parse_perftest('\n'.join(buf))
+    for p in pairs:
+        p['error'] = None
+        if p.get('client_rc') != 0 or p.get('server_rc') != 0:
+            p['error'] = (f'server exit {p.get("server_rc")}, '
+                          f'client exit {p.get("client_rc")}')
+        elif p['row'] is None:
+            p['error'] = 'no result row in the client output'
+        elif not math.isfinite(figure(p['row'])[0]):
+            # perftest's clock estimate failed ("Correlation coefficient
+            # r^2: 0.86 < 0.9": the guest was descheduled while it timed)
+            p['error'] = 'perftest printed no finite figure'
+            m = CORR_RE.search(p.get('client_out', ''))
+            if m:
+                p['error'] += f' ({m.group(0).strip()})'
+    return pairs, na
+
+
+def stats(samples):
+    """(median, min, max) or None."""
+    if not samples:
+        return None
+    return statistics.median(samples), min(samples), max(samples)
+
+
+def compare(a, b, higher_is_better):
+    """(ratio a/b of the medians, faster: 'stub', 'rxe' or '~') for a
+    (the stub) and b (rxe) from stats(); (None, '-') if either is
+    missing.  '~' when the spreads overlap."""
+    if not a or not b or not b[0]:
+        return None, '-'
+    r = a[0] / b[0]
+    if a[1] <= b[2] and b[1] <= a[2]:
+        return r, '~'
+    stub_better = r > 1 if higher_is_better else r < 1
+    return r, 'stub' if stub_better else 'rxe'
+
+
+def size_str(n):
+    if n >= 1 << 20 and n % (1 << 20) == 0:
+        return f'{n >> 20} MiB'
+    if n >= 1 << 10 and n % (1 << 10) == 0:
+        return f'{n >> 10} KiB'
+    return f'{n} B'
+
+
+def cell(st, unit):
+    if not st:
+        return 'n/a'
+    med, lo, hi = st
+    spread = (hi - lo) / med * 100 if med else 0
+    prec = 2 if med < 100 else 1 if med < 10000 else 0
+    return f'{med:.{prec}f} {unit} ±{spread / 2:.0f}%'
+
+
+def table(header, rows):
+    widths = [max(len(str(r[i])) for r in [header] + rows)
+              for i in range(len(header))]
+    lines = ['  '.join(str(c).ljust(w) if i < 2 else str(c).rjust(w)
+                       for i, (c, w) in enumerate(zip(header, widths)))]
+    lines.append('  '.join('-' * w for w in widths))
+    lines += ['  '.join(str(c).ljust(w) if i < 2 else str(c).rjust(w)
+                        for i, (c, w) in enumerate(zip(r, widths)))
+              for r in rows]
+    return '\n'.join(lines)
+
+
+def summarize(pairs):
+    """Per (test, size), in the order they ran: a dict with each device's
+    figures over the rounds, their stats, the unit, the ratio and the
+    faster one."""
+    order, groups = [], {}
+    for p in pairs:
+        key = (p['test'], p['size'])
+        if key not in groups:
+            order.append(key)
+            groups[key] = {'test': p['test'], 'size': p['size'],
+                           'values': {STUB: [], RXE: []}, 'unit': None,
+                           'higher_is_better': None, 'errors': []}
+        g = groups[key]
+        if p['error']:
+            g['errors'].append(f'{p["dev"]} round {p.get("round")}: '
+                               f'{p["error"]}')
+            continue
+        value, unit, hib = figure(p['row'])
+        g['values'].setdefault(p['dev'], []).append(value)
+        g['unit'] = g['unit'] or unit
+        g['higher_is_better'] = hib
+    out = []
+    for key in order:
+        g = groups[key]
+        g['stats'] = {d: stats(v) for d, v in g['values'].items()}
+        hib = g['higher_is_better']
+        if hib is None:
+            hib = not g['test'].endswith('_lat')
+            g['higher_is_better'] = hib
+        g['ratio'], g['faster'] = compare(g['stats'].get(STUB),
+                                          g['stats'].get(RXE), hib)
+        out.append(g)
+    return out
+
+
+def report(pairs, na):
+    """The printed table (a string)."""
+    out = []
+    for dev, reason in sorted(na.items()):
+        out.append(f'{LABEL.get(dev, dev)}: n/a ({reason})')
+    groups = summarize(pairs)
+    body = []
+    for g in groups:
+        unit = g['unit'] or ('usec' if not g['higher_is_better'] else '')
+        r = '-' if g['ratio'] is None else f'{g["ratio"]:.2f}'
+        n = max(len(v) for v in g['values'].values())
+        body.append([g['test'], size_str(g['size']),
+                     'bandwidth' if g['higher_is_better'] else 'latency',
+                     cell(g['stats'].get(STUB), unit),
+                     cell(g['stats'].get(RXE), unit), r, g['faster'], n])
+    out.append('perftest, server and client in one guest: median of the '
+               'rounds (± half the spread); bandwidth = "BW average", '
+               'latency = "t_typical" (perftest\'s median); stub/rxe = '
+               'ratio of the medians (bandwidth: higher is better, latency: '
+               'lower is better); "~": the spreads overlap')
+    out.append(table(['test', 'size', 'figure', LABEL[STUB], LABEL[RXE],
+                      'stub/rxe', 'faster', 'rounds'], body))
+    errors = [e for g in groups for e in g['errors']]
+    if errors:
+        out.append(f'{len(errors)} pair(s) without a figure: ' +
+                   '; '.join(errors))
+    bw = [g['ratio'] for g in groups
+          if g['ratio'] is not None and g['higher_is_better']]
+    lat = [g['ratio'] for g in groups
+           if g['ratio'] is not None and not g['higher_is_better']]
+    if bw:
+        out.append(f'bandwidth stub/rxe: {min(bw):.2f} .. {max(bw):.2f} '
+                   f'(geometric mean {statistics.geometric_mean(bw):.2f})')
+    if lat:
+        out.append(f'latency   stub/rxe: {min(lat):.2f} .. {max(lat):.2f} '
+                   f'(geometric mean {statistics.geometric_mean(lat):.2f})')
+    secs = {}
+    for p in pairs:
+        secs[p['dev']] = secs.get(p['dev'], 0.0) + float(p.get('secs') or 0)
+    if secs:
+        out.append('time in the pairs (setup included): ' + ', '.join(
+            f'{LABEL.get(d, d)} {s:.0f} s' for d, s in sorted(secs.items())))
+    return '\n'.join(out)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--conditions', help='text file printed first')
+    ap.add_argument('--json', help='file for every raw figure')
+    ap.add_argument('output', help="the VM's output (traffic_guest.sh)")
+    args = ap.parse_args(argv)
+    with open(args.output, encoding='utf-8', errors='replace') as f:
+        pairs, na = parse_output(f.read())
+    cond = ''
+    if args.conditions:
+        with open(args.conditions, encoding='utf-8') as f:
+            cond = f.read().rstrip()
+        print(cond)
+        print()
+    print(report(pairs, na))
+    if args.json:
+        groups = summarize(pairs)
+        with open(args.json, 'w', encoding='utf-8') as f:
+            json.dump({'conditions': cond, 'na': na, 'pairs': pairs,
+                       'summary': [{k: g[k] for k in (
+                           'test', 'size', 'unit', 'higher_is_better',
+                           'values', 'stats', 'ratio', 'faster', 'errors')}
+                           for g in groups]}, f, indent=1)
+    return 0 if pairs else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())

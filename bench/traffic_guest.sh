@@ -1,0 +1,139 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The guest side of bench/traffic.sh (run as the VM's CMD, from
+# /opt/arbel/bin): perftest between two processes on the emulated HCA
+# through Debian's ib_mthca (server on port 1, client on port 2) and on
+# rdma_rxe (one rxe device on a dummy netdev, loopback), the two taking
+# turns: every test and size runs on one then on the other, and the order
+# flips each round.
+#
+#   traffic_guest.sh ROUNDS "TESTS" "SIZES" BW_ITERS LAT_ITERS [DEVICES]
+#
+# BW_ITERS: -n of the bandwidth tests, one number, or SIZE:N items (a size
+# not listed: 1000); LAT_ITERS: -n of the latency tests.
+# DEVICES: "mthca rxe" (the default, the order of odd rounds), or one of
+# them alone (to profile one side).
+#
+# Prints, per pair, a "TRAFFIC {json}" line naming the device, test, size,
+# round and turn, the exit statuses and seconds, then the client's output
+# between "TRAFFIC-OUT-BEGIN" and "TRAFFIC-OUT-END" (parsed on the host by
+# bench/traffic.py).  "TRAFFIC-NA reason" when a device did not come up.
+
+set -u
+rounds=$1 tests=$2 sizes=$3 bw_iters=$4 lat_iters=$5 devices=${6:-mthca rxe}
+BIN=/opt/arbel/bin
+PAIR_TIMEOUT=${PAIR_TIMEOUT:-60}
+port=18600
+
+modprobe ib_uverbs
+# Debian's ib_mthca on the stub (blacklisted at boot: insmod it as the
+# mthca stages do)
+insmod "$BIN/ib_mthca.ko" || echo "TRAFFIC-NA mthca insmod ib_mthca.ko failed"
+# rdma_rxe on a dummy netdev; its ICRC needs crc32_generic
+modprobe crc32_generic
+modprobe rdma_rxe
+ip link add trf0 type dummy
+ip addr add 10.77.0.1/24 dev trf0
+ip link set trf0 up
+rdma link add rxe0 type rxe netdev trf0 || echo "TRAFFIC-NA rxe rdma link add failed"
+
+# ports ACTIVE (the stub's SM gives port n LID n; rxe is up with its netdev)
+for _ in $(seq 100); do
+	a=$(cat /sys/class/infiniband/mthca0/ports/{1,2}/state 2>/dev/null | grep -c ACTIVE)
+	b=$(grep -c ACTIVE /sys/class/infiniband/rxe0/ports/1/state 2>/dev/null)
+	[ "${a:-0}" = 2 ] && [ "${b:-0}" = 1 ] && break
+	sleep 0.1
+done
+for d in mthca0 rxe0; do
+	for p in "/sys/class/infiniband/$d/ports/"*; do
+		echo "# $d port ${p##*/}: $(cat "$p/state" 2>/dev/null) lid $(cat "$p/lid" 2>/dev/null) rate $(cat "$p/rate" 2>/dev/null)"
+	done
+done
+# rxe's GID: the IPv4 one (RoCE v2), the index perftest is given
+rxe_gid=
+for g in /sys/class/infiniband/rxe0/ports/1/gids/*; do
+	case $(cat "$g" 2>/dev/null) in
+	0000:0000:0000:0000:0000:ffff:0a4d:0001) rxe_gid=${g##*/}; break ;;
+	esac
+done
+echo "# rxe0 GID index ${rxe_gid:-none} (::ffff:10.77.0.1)"
+[ -n "$rxe_gid" ] || echo "TRAFFIC-NA rxe no IPv4 GID on rxe0"
+
+# bw_n SIZE: the bandwidth tests' -n at SIZE bytes
+bw_n() {
+	local item
+	for item in $bw_iters; do
+		case $item in
+		"$1":*) echo "${item#*:}"; return ;;
+		*:*) ;;
+		*) echo "$item"; return ;;
+		esac
+	done
+	echo 1000
+}
+
+listening() {
+	# /proc/net/tcp: local address 0100007F:PORT or 00000000:PORT, state 0A
+	awk -v p=":$(printf %04X "$1")" '$2 ~ p"$" && $4 == "0A" { f = 1 } END { exit !f }' /proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+
+# pair DEV TEST SIZE ROUND TURN
+pair() {
+	local dev=$1 test=$2 size=$3 round=$4 turn=$5
+	local common srv cli iters sout cout spid cpid src crc t0 t1
+	case $test in
+	*_lat) iters=$lat_iters ;;
+	*) iters=$(bw_n "$size") ;;
+	esac
+	port=$((port + 1))
+	common="-n $iters -s $size -p $port -F --use_old_post_send"
+	case $dev in
+	mthca) srv="-d mthca0 -i 1" cli="-d mthca0 -i 2" ;;
+	rxe) srv="-d rxe0 -i 1 -x $rxe_gid" cli=$srv ;;
+	esac
+	sout=/tmp/srv.$port cout=/tmp/cli.$port
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	# shellcheck disable=SC2086 # word splitting wanted
+	timeout "$PAIR_TIMEOUT" "$test" $srv $common >"$sout" 2>&1 &
+	spid=$!
+	for _ in $(seq 200); do
+		listening $port && break
+		kill -0 $spid 2>/dev/null || break
+		sleep 0.02
+	done
+	# shellcheck disable=SC2086
+	timeout "$PAIR_TIMEOUT" "$test" $cli $common 127.0.0.1 >"$cout" 2>&1 &
+	cpid=$!
+	wait $cpid
+	crc=$?
+	wait $spid
+	src=$?
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	echo "TRAFFIC {\"dev\": \"$dev\", \"test\": \"$test\", \"size\": $size, \"iters\": $iters, \"round\": $round, \"turn\": $turn, \"server_rc\": $src, \"client_rc\": $crc, \"secs\": $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')}"
+	echo TRAFFIC-OUT-BEGIN
+	cat "$cout"
+	echo TRAFFIC-OUT-END
+	if [ "$crc" != 0 ] || [ "$src" != 0 ]; then
+		echo "# server output:"
+		sed 's/^/#   /' "$sout"
+	fi
+	rm -f "$sout" "$cout"
+}
+
+for r in $(seq "$rounds"); do
+	order=$devices
+	if [ $((r % 2)) = 0 ]; then
+		order=$(echo "$devices" | awk '{ for (i = NF; i > 0; i--) printf "%s%s", $i, (i > 1 ? " " : "") }')
+	fi
+	for t in $tests; do
+		for s in $sizes; do
+			turn=0
+			for d in $order; do
+				turn=$((turn + 1))
+				pair "$d" "$t" "$s" "$r" "$turn"
+			done
+		done
+	done
+done
+echo "TRAFFIC-DONE"

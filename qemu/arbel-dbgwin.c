@@ -183,9 +183,10 @@ uint64_t arbel_dbg_read(ArbelState *s, hwaddr off)
         return (uint32_t)c[(off - ARBEL_DBG_TPT_HITS) / 4];
     }
     case ARBEL_DBG_DP_WQES:
-        return (uint32_t)arbel_dp_count(s, false);
     case ARBEL_DBG_DP_ERRORS:
-        return (uint32_t)arbel_dp_count(s, true);
+    case ARBEL_DBG_DP_RECVS:
+    case ARBEL_DBG_DP_BYTES:
+        return (uint32_t)arbel_dp_count(s, (off - ARBEL_DBG_DP_WQES) / 4);
     case ARBEL_DBG_XL_KEY:
         return s->dbg.xl_key;
     case ARBEL_DBG_XL_ACCESS:

@@ -45,6 +45,8 @@
 #define ARBEL_DBG_TPT_SYNCS             0x050 /* RO SYNC_TPT flushes */
 #define ARBEL_DBG_DP_WQES               0x054 /* RO send WQEs executed */
 #define ARBEL_DBG_DP_ERRORS             0x058 /* RO error CQEs written */
+#define ARBEL_DBG_DP_RECVS              0x05c /* RO receive WQEs completed */
+#define ARBEL_DBG_DP_BYTES              0x060 /* RO payload bytes (low 32) */
 
 #define ARBEL_DBG_XL_KEY                0x100 /* RW key (lkey/rkey form) */
 #define ARBEL_DBG_XL_ACCESS             0x104 /* RW ARBEL_XL_ACC_* */

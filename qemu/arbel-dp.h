@@ -55,7 +55,7 @@ void arbel_dp_fini(ArbelState *s);
 void arbel_dp_reset(ArbelState *s);
 void arbel_sq_doorbell(ArbelState *s, uint32_t head_op, uint32_t qpn_size);
 uint8_t arbel_dp_cmd_modify_qp(ArbelState *s, ArbelCmd *cmd);
-uint64_t arbel_dp_count(ArbelState *s, bool errors);
+uint64_t arbel_dp_count(ArbelState *s, unsigned int which);
 
 /* arbel-rq.c: a message arrives at a port */
 ArbelResp arbel_rq_receive(ArbelState *s, unsigned int port, ArbelMsg *m,

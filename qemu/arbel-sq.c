@@ -669,11 +669,15 @@ void arbel_dp_reset(ArbelState *s)
 /**
  * arbel_dp_count - the data path's counters, for the debug window
  * @s: the device
- * @errors: the error CQEs written (else the send WQEs executed)
+ * @which: 0 send WQEs executed, 1 error CQEs written, 2 receive WQEs
+ *         completed, 3 payload bytes moved
  *
  * Return: the count.
  */
-uint64_t arbel_dp_count(ArbelState *s, bool errors)
+uint64_t arbel_dp_count(ArbelState *s, unsigned int which)
 {
-    return errors ? s->dp.errors : s->dp.wqes;
+    const uint64_t c[] = { s->dp.wqes, s->dp.errors, s->dp.recvs,
+                           s->dp.bytes };
+
+    return which < ARRAY_SIZE(c) ? c[which] : 0;
 }

@@ -182,8 +182,7 @@ typedef struct ArbelQp {
     uint16_t sq_end;        /* one past the last WQE a doorbell posted */
     uint16_t db_head;       /* the latest send doorbell's first WQE, */
     uint8_t db_op;          /*   its opcode, */
-    uint8_t db_size;        /*   its size in 16-byte units, */
-    bool db_fence;          /*   its fence bit */
+    uint8_t db_size;        /*   its size in 16-byte units */
     uint16_t rq_next;       /* receive WQEs consumed (a counter) */
 } ArbelQp;
 

@@ -36,20 +36,27 @@
 
 static void writes_and_reads(void)
 {
+	uint32_t wqes = arbel_dbg_read(dev, ARBEL_DBG_DP_WQES);
+	uint32_t bytes = arbel_dbg_read(dev, ARBEL_DBG_DP_BYTES);
 	unsigned int i;
 
 	for (i = 0; i < PAGE; i++)
 		rd.src->va[i] = (uint8_t)(i * 7 + 1);
 	memset(rd.dst->va, 0xaa, PAGE);
 	rd_post(OPC_WRITE, DST_VA + 0x100, rd_key(DST_IDX), SRC_VA,
-		rd_key(SRC_IDX), 64,
-		0, 0);
+		rd_key(SRC_IDX), 64, 0, 0);
 	rd_check_cqe(OPC_WRITE, 0, 0, "RDMA WRITE 64 bytes: CQE opcode 0x08");
 	ktap_test_check(!memcmp(rd.dst->va + 0x100, rd.src->va, 64) &&
 			rd_all(rd.dst->va, 0xaa, 0x100) &&
 			rd_all(rd.dst->va + 0x140, 0xaa, PAGE - 0x140),
 			"RDMA WRITE: the 64 bytes, and only they, landed",
 			"byte 0x100: 0x%02x", rd.dst->va[0x100]);
+	ktap_test_check(arbel_dbg_read(dev, ARBEL_DBG_DP_WQES) == wqes + 1 &&
+			arbel_dbg_read(dev, ARBEL_DBG_DP_BYTES) == bytes + 64,
+			"debug window: one WQE more, 64 bytes more",
+			"WQEs %u (before %u), bytes %u (before %u)",
+			arbel_dbg_read(dev, ARBEL_DBG_DP_WQES), wqes,
+			arbel_dbg_read(dev, ARBEL_DBG_DP_BYTES), bytes);
 
 	rd_post(OPC_READ, DST_VA + 0x100, rd_key(DST_IDX), SRC_VA + 0x300,
 		rd_key(SRC_IDX), 32, 0, 0);

@@ -34,7 +34,8 @@ void rd_qp_up(uint32_t params2)
 	put32(rd.uarc->va + RQ_DB * 8, 0);		/* no receive posted */
 	for (i = 0; i < 3; i++) {
 		memset(inbox->va, 0, 0x108);
-		put32(c + 0x00, 0u << 16);		/* RC */
+		put32(c + 0x00, (uint32_t)rd.st << 16);	/* RC 0, UC 1, UD 3 */
+		put32(c + 0xa8, QKEY);
 		c[0x09] = RQ_LOG << 3 | (5 - 4);	/* 4 WQEs of 32 bytes */
 		c[0x0a] = SQ_LOG << 3 | (6 - 4);	/* 8 WQEs of 64 bytes */
 		put32(c + 0x0c, 0);			/* UAR 0 */

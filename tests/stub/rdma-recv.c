@@ -141,11 +141,64 @@ static void pkey(void)
 	rd_qp_up(QP_RRE | QP_RWE | QP_RAE);
 }
 
+/*
+ * a UD send to QP 0 itself (struct mthca_arbel_ud_seg: the address vector
+ * -- port 31:24 of dword 0, DLID at 6 -- then the destination QPN at 0x20,
+ * the Q_Key at 0x24); it fills the 64-byte stride, so no data: 0 bytes
+ */
+static void post_ud(uint32_t qkey)
+{
+	uint8_t *w = rd.wq->va + SQ_OFF + (rd.sq_head % (1u << SQ_LOG)) * 64;
+
+	memset(w, 0, 64);
+	put32(w + 0x00, SQ_OFF + ((rd.sq_head + 1) % (1u << SQ_LOG)) * 64);
+	put32(w + 0x08, NEXT_CQ_UPDATE);
+	put32(w + 0x10, 1u << 24 | PD);		/* port 1 */
+	put32(w + 0x14, 1);			/* DLID 1 */
+	put32(w + 0x30, 0);			/* QP 0 */
+	put32(w + 0x34, qkey);
+	*(volatile uint64_t *)(rd.uar + UAR * 4096 + DB_SEND) =
+		htobe64((uint64_t)(1u << 24 | (rd.sq_head & 0xffff) << 8 |
+				   OPC_SEND) << 32 | 4);
+	rd.sq_head++;
+}
+
+/*
+ * UD: a Q_Key other than the QP's drops the message (the sender completes,
+ * nothing is received; IBTA 10.2.4); UC: an RDMA READ is not an opcode the
+ * service has, a local QP operation error (0x02)
+ */
+static void services(void)
+{
+	rd.st = ST_UD;
+	rd_qp_up(0);
+	rd_recv_wqe(0, 128, 0xe00);
+	post_ud(QKEY ^ 1);
+	rd_check_cqe(OPC_SEND, 0, 0, "UD SEND with another Q_Key: completes");
+	ktap_test_check(rd_cq_producer() == rd.cq_next,
+			"... and is dropped: no receive CQE", "producer %u, seen %u",
+			rd_cq_producer(), rd.cq_next);
+	post_ud(QKEY);
+	rd_check_recv_cqe(0, IBOP_SEND_ONLY, 40, 0,
+			  "UD SEND with the QP's Q_Key: received, 40 GRH bytes counted");
+	rd_check_cqe(OPC_SEND, 0, 0, "... and completes");
+
+	rd.st = ST_UC;
+	rd_qp_up(QP_RWE);
+	rd_post(OPC_READ, DST_VA, rd_key(DST_IDX), SRC_VA, rd_key(SRC_IDX), 16,
+		0, 0);
+	rd_check_cqe(OPC_READ, SYN_LOCAL_QP_OP, 0,
+		     "RDMA READ on a UC QP -> 0x02 (local QP operation)");
+	rd.st = 0;
+	rd_qp_up(QP_RRE | QP_RWE | QP_RAE);
+}
+
 /* a doorbell of two 32-bit stores; flushed receives; a DMA that fails */
 void rd_more(void)
 {
 	rnr();
 	pkey();
+	services();
 	rd.db32 = true;
 	rd_post(OPC_WRITE, DST_VA, rd_key(DST_IDX), SRC_VA, rd_key(SRC_IDX), 16,
 		0, 0);

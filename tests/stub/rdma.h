@@ -82,6 +82,10 @@
 #define SYN_REMOTE_INVAL_REQ	0x12
 #define SYN_RNR_RETRY_EXC	0x16
 #define SYN_RETRY_EXC		0x15
+#define SYN_LOCAL_QP_OP		0x02
+#define QKEY			0x11111111
+#define ST_UC			1
+#define ST_UD			3
 #define IBOP_SEND_ONLY		0x04
 #define IBOP_SEND_ONLY_IMM	0x05
 #define UAR			1
@@ -97,6 +101,7 @@ struct rdma_state {
 	uint8_t pkey_index;	/* rd_qp_up: the QP's P_Key index */
 	uint8_t rnr_retry;	/* rd_qp_up: its RNR retry count */
 	uint8_t rnr_timer;	/* rd_qp_up: its min RNR NAK timer code */
+	uint8_t st;		/* rd_qp_up: its service type (0: RC) */
 };
 
 extern struct rdma_state rd;

@@ -130,14 +130,14 @@ STAGES = [
     Stage('mthca-6.12', 'on 6.12 mthca tests/mthca/run.sh', cost=45,
           kernel='6.12', needs=['qemu', 'vm'],
           what="the same with Debian's 6.12 ib_mthca"),
-    Stage('mthca-traffic', 'tests/mthca/run.sh traffic', cost=90,
+    Stage('mthca-traffic', 'tests/mthca/run.sh traffic', cost=50,
           kernel='6.1', needs=['qemu', 'vm'],
           what="the real clients, unmodified, on Debian's ib_mthca over "
                "the stub's data path: ibverbs-utils' pingpongs (loopback, "
                "port 1 to port 2, device to device over a cable), "
                "perftest, rdma-core's traffic tests"),
     Stage('mthca-traffic-6.12',
-          'on 6.12 mthca-traffic tests/mthca/run.sh traffic', cost=90,
+          'on 6.12 mthca-traffic tests/mthca/run.sh traffic', cost=50,
           kernel='6.12', needs=['qemu', 'vm'],
           what="the same with Debian's 6.12 ib_mthca"),
     Stage('bringup', 'tests/vm/bringup.sh', cost=88, kernel='6.1',

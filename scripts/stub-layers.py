@@ -62,8 +62,8 @@ LAYERS = [
         'objects': ['arbel-objects.h'],
     }),
     ('data path', {
-        'dp': ['arbel-sq.c', 'arbel-rq.c', 'arbel-fabric.c', 'arbel-cqe.c',
-               'arbel-dp.h'],
+        'dp': ['arbel-sq.c', 'arbel-sqwqe.c', 'arbel-rq.c', 'arbel-fabric.c',
+               'arbel-cqe.c', 'arbel-dp.h', 'arbel-sq.h'],
     }),
     ('firmware', {
         'fw': ['arbel-fw.c', 'arbel-fwmem.c', 'arbel-fw.h'],

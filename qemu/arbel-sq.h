@@ -1,0 +1,54 @@
+/*
+ * arbel-stub: the send engine's two halves share this (the data path
+ * module's own header, beside arbel-dp.h): arbel-sq.c runs the queues,
+ * arbel-sqwqe.c executes one WQE.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef HW_ARBEL_SQ_H
+#define HW_ARBEL_SQ_H
+
+#include "arbel-state.h"
+
+/* the requester's view of its QP, from the context */
+typedef struct ArbelSqQp {
+    uint32_t qpn;
+    uint32_t st;
+    uint32_t pd;
+    uint32_t cqn;
+    uint32_t lkey;
+    uint64_t base;
+    uint32_t mask;
+    unsigned int shift;
+    bool ssc;
+    unsigned int port;
+    uint16_t rlid;
+    uint32_t rqpn;
+    uint8_t sl;
+    uint32_t qkey;
+    uint8_t rnr_retry;
+    uint16_t pkey_index;
+} ArbelSqQp;
+
+/* what one WQE came to */
+typedef enum ArbelSqDone {
+    ARBEL_SQ_OK,
+    ARBEL_SQ_STALL,
+    ARBEL_SQ_ERROR,
+} ArbelSqDone;
+
+typedef struct ArbelSqOut {
+    uint8_t op;             /* the WQE's opcode */
+    uint8_t syn;            /* ARBEL_SQ_ERROR: the syndrome */
+    bool signaled;          /* it asked for a CQE, or the QP signals all */
+    uint32_t byte_cnt;      /* RDMA READ: the bytes read */
+    uint8_t rnr_timer;      /* ARBEL_SQ_STALL: the responder's RNR timer */
+} ArbelSqOut;
+
+void arbel_sq_qp(const uint8_t *ctx, uint32_t qpn, ArbelSqQp *q);
+uint32_t arbel_sq_wqe_addr(const ArbelSqQp *q, uint16_t j);
+ArbelSqDone arbel_sq_exec(ArbelState *s, const ArbelSqQp *q, ArbelQp *qp,
+                          uint16_t j, ArbelSqOut *o);
+
+#endif

@@ -2,9 +2,9 @@
  * arbel-stub: the data path -- the send engine (arbel-sq.c, arbel-sqwqe.c),
  * the receive side (arbel-rq.c), the fabric between ports
  * (arbel-fabric.c) and the completions they write (arbel-cqe.c).  One
- * module, in the layer above
- * the object modules (QP, CQ, SRQ, ports) whose state it reads through
- * their functions.  Documentation/arbel-stub.rst "Data path".
+ * module, in the layer above the object modules (QP, CQ, SRQ, ports)
+ * whose state it reads through their functions.
+ * Documentation/arbel-stub.rst "Data path".
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

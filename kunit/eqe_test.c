@@ -126,13 +126,49 @@ static void event_masks(struct kunit *test)
 {
 	/* command completions: bit 10 only */
 	KUNIT_EXPECT_EQ(test, ARBEL_CMD_EVENT_MASK, 0x400ULL);
-	/* mthca's async mask: types 1-9, 0x0e, 0x10, 0x11 */
-	KUNIT_EXPECT_EQ(test, ARBEL_ASYNC_EVENT_MASK, 0x343feULL);
+	/*
+	 * mthca's async mask with SRQs: types 1-9, 0x0e, 0x10, 0x11 and the
+	 * SRQ events 0x12-0x14: 0x3fe + 0x4000 + 0x30000 + 0x1c0000
+	 */
+	KUNIT_EXPECT_EQ(test, ARBEL_ASYNC_EVENT_MASK, 0x1f43feULL);
+}
+
+static void eqe_decode_queue(struct kunit *test)
+{
+	struct arbel_eqe_info info;
+	u8 e[32] = { };
+
+	/* completion event: type 0x00, CQN 0x000081 at 0x04 (bits 23:0) */
+	e[0x04] = 0xff;		/* bits 31:24 are not the number */
+	e[0x06] = 0x00;
+	e[0x07] = 0x81;
+	arbel_eqe_decode(e, &info);
+	KUNIT_EXPECT_EQ(test, info.type, 0x00);
+	KUNIT_EXPECT_EQ(test, info.obj, 0x81u);
+
+	/* CQ error: type 0x04, CQN 0x000102, syndrome 1 (overrun) at 0x0f */
+	memset(e, 0, sizeof(e));
+	e[0x01] = 0x04;
+	e[0x06] = 0x01;
+	e[0x07] = 0x02;
+	e[0x0f] = 0x01;
+	arbel_eqe_decode(e, &info);
+	KUNIT_EXPECT_EQ(test, info.obj, 0x102u);
+	KUNIT_EXPECT_EQ(test, info.syndrome, 1);
+
+	/* SRQ limit: type 0x14, SRQN 0x000013 */
+	memset(e, 0, sizeof(e));
+	e[0x01] = 0x14;
+	e[0x07] = 0x13;
+	arbel_eqe_decode(e, &info);
+	KUNIT_EXPECT_EQ(test, info.obj, 0x13u);
+	KUNIT_EXPECT_STREQ(test, arbel_event_name(0x14), "SRQ_LIMIT");
 }
 
 static struct kunit_case eqe_cases[] = {
 	KUNIT_CASE(eqe_decode_cmd),
 	KUNIT_CASE(eqe_owner),
+	KUNIT_CASE(eqe_decode_queue),
 	KUNIT_CASE(eqe_decode_port),
 	KUNIT_CASE(eqc_encode_golden),
 	KUNIT_CASE(event_and_catas_names),

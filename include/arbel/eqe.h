@@ -26,6 +26,11 @@
 #define ARBEL_EQE_PORT			0x0c
 #define ARBEL_EQE_PORT_MASK		GENMASK(29, 28)
 #define ARBEL_PORT_CHANGE_ACTIVE	0x4	/* subtype; anything else: down */
+/* queue events: the CQ, QP or SRQ number in bits 23:0 of this be32 */
+#define ARBEL_EQE_OBJ			0x04
+#define ARBEL_EQE_OBJ_MASK		GENMASK(23, 0)
+/* CQ error (type 0x04): the syndrome byte */
+#define ARBEL_EQE_CQ_SYNDROME		0x0f
 
 /* Event types (EQE byte 1; bit n of MAP_EQ's mask) */
 enum arbel_event_type {
@@ -44,6 +49,9 @@ enum arbel_event_type {
 	ARBEL_EV_EQ_OVERFLOW		= 0x0f,
 	ARBEL_EV_WQ_INVAL_REQ_ERROR	= 0x10,
 	ARBEL_EV_WQ_ACCESS_ERROR	= 0x11,
+	ARBEL_EV_SRQ_CATAS_ERROR	= 0x12,
+	ARBEL_EV_SRQ_LAST_WQE		= 0x13,
+	ARBEL_EV_SRQ_LIMIT		= 0x14,
 	ARBEL_EV_NR			= 0x20,	/* types counted in debugfs */
 };
 
@@ -59,7 +67,10 @@ enum arbel_event_type {
 				 BIT_ULL(ARBEL_EV_WQ_ACCESS_ERROR) |	\
 				 BIT_ULL(ARBEL_EV_LOCAL_CATAS_ERROR) |	\
 				 BIT_ULL(ARBEL_EV_PORT_CHANGE) |	\
-				 BIT_ULL(ARBEL_EV_ECC_DETECT))
+				 BIT_ULL(ARBEL_EV_ECC_DETECT) |		\
+				 BIT_ULL(ARBEL_EV_SRQ_CATAS_ERROR) |	\
+				 BIT_ULL(ARBEL_EV_SRQ_LAST_WQE) |	\
+				 BIT_ULL(ARBEL_EV_SRQ_LIMIT))
 #define ARBEL_CMD_EVENT_MASK	BIT_ULL(ARBEL_EV_CMD)
 
 /* MAP_EQ: in_mod bit 31 unmaps */
@@ -105,6 +116,8 @@ enum arbel_event_type {
  * @out_param: command completion: its immediate output
  * @port: port state change: the port (1 or 2)
  * @port_active: port state change: the port went active (else down)
+ * @obj: completion, CQ, QP and SRQ events: the queue's number
+ * @syndrome: CQ error: why (1 overrun, 2 access violation)
  */
 struct arbel_eqe_info {
 	u8 type;
@@ -114,6 +127,8 @@ struct arbel_eqe_info {
 	u64 out_param;
 	u8 port;
 	bool port_active;
+	u32 obj;
+	u8 syndrome;
 };
 
 /**

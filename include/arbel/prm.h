@@ -236,11 +236,14 @@
 #define ARBEL_QUERY_FW_EQ_SET_CI_BASE	0x48
 
 /* QUERY_DEV_LIM outbox; "log" fields are log2 */
+#define ARBEL_DEV_LIM_MAX_SRQ_SZ	0x10	/* log2 */
+#define ARBEL_DEV_LIM_MAX_QP_SZ		0x11	/* log2 */
 #define ARBEL_DEV_LIM_RSVD_QP		0x12	/* bits 3:0 */
 #define ARBEL_DEV_LIM_MAX_QP		0x13	/* bits 4:0 */
 #define ARBEL_DEV_LIM_RSVD_SRQ		0x14	/* bits 7:4 */
 #define ARBEL_DEV_LIM_MAX_SRQ		0x15
 #define ARBEL_DEV_LIM_RSVD_EEC		0x16	/* bits 3:0 */
+#define ARBEL_DEV_LIM_MAX_CQ_SZ		0x19	/* log2 */
 #define ARBEL_DEV_LIM_RSVD_CQ		0x1a	/* bits 3:0 */
 #define ARBEL_DEV_LIM_MAX_CQ		0x1b	/* bits 4:0 */
 #define ARBEL_DEV_LIM_MAX_MPT		0x1d	/* bits 5:0 */
@@ -250,11 +253,23 @@
 #define ARBEL_DEV_LIM_MAX_MR_SIZE	0x21
 #define ARBEL_DEV_LIM_RSVD_MRW		0x22	/* bits 3:0 */
 #define ARBEL_DEV_LIM_MAX_MTT_SEG	0x23
-#define ARBEL_DEV_LIM_FLAGS		0x44	/* u32 */
-#define ARBEL_DEV_LIM_VL_PORT		0x37	/* ports in bits 3:0 */
+#define ARBEL_DEV_LIM_MAX_REQ_QP	0x29	/* bits 5:0, log2 */
+#define ARBEL_DEV_LIM_MAX_RES_QP	0x2b	/* bits 5:0, log2 */
+#define ARBEL_DEV_LIM_ACK_DELAY		0x35	/* bits 4:0 */
+#define ARBEL_DEV_LIM_FLAGS		0x44	/* u32: */
+#define ARBEL_DEV_LIM_FLAG_SRQ		BIT(6)
+#define ARBEL_DEV_LIM_FLAG_ATOMIC	BIT(18)
+#define ARBEL_DEV_LIM_MTU_WIDTH		0x36	/* MTU cap 7:4, width cap 3:0 */
+#define ARBEL_DEV_LIM_VL_PORT		0x37	/* VL cap 7:4, ports 3:0 */
+#define ARBEL_DEV_LIM_MAX_GID		0x3b	/* bits 3:0, log2 */
+#define ARBEL_DEV_LIM_MAX_PKEY		0x3f	/* bits 3:0, log2 */
 #define ARBEL_DEV_LIM_RSVD_UAR		0x48	/* bits 7:4, a count */
 #define ARBEL_DEV_LIM_UAR_SIZE		0x49	/* log2(bytes) - 20 */
 #define ARBEL_DEV_LIM_MIN_PAGE_SZ	0x4b
+#define ARBEL_DEV_LIM_MAX_SG		0x51
+#define ARBEL_DEV_LIM_MAX_DESC_SZ	0x52	/* u16 */
+#define ARBEL_DEV_LIM_MAX_SG_RQ		0x55
+#define ARBEL_DEV_LIM_MAX_DESC_SZ_RQ	0x56	/* u16 */
 #define ARBEL_DEV_LIM_RSVD_PD		0x64	/* bits 7:4, a count */
 #define ARBEL_DEV_LIM_MAX_PD		0x65	/* bits 5:0 */
 #define ARBEL_DEV_LIM_EEC_ENTRY_SZ	0x80	/* u16 */
@@ -268,6 +283,15 @@
 #define ARBEL_DEV_LIM_MTT_ENTRY_SZ	0x90	/* u16 */
 #define ARBEL_DEV_LIM_MPT_ENTRY_SZ	0x92	/* u16 */
 #define ARBEL_DEV_LIM_MAX_ICM_SZ	0xa0	/* u64 */
+
+/* INIT_IB inbox (mthca's INIT_IB_*) */
+#define ARBEL_INIT_IB_IN_SIZE		56
+#define ARBEL_INIT_IB_FLAGS		0x00	/* be32 */
+#define ARBEL_INIT_IB_VL_CAP		GENMASK(7, 4)
+#define ARBEL_INIT_IB_WIDTH_CAP		GENMASK(11, 8)
+#define ARBEL_INIT_IB_MTU_CAP		GENMASK(15, 12)
+#define ARBEL_INIT_IB_MAX_GID		0x06	/* be16 */
+#define ARBEL_INIT_IB_MAX_PKEY		0x0a	/* be16 */
 
 #define ARBEL_DEV_LIM_LOG4_MASK		GENMASK(3, 0)
 #define ARBEL_DEV_LIM_HIGH4_MASK	GENMASK(7, 4)

@@ -46,6 +46,21 @@
  * @mtt_entry_sz: MTT entry size (8)
  * @mpt_entry_sz: MPT entry size (64)
  * @max_icm_sz: most ICM the HCA can address, bytes
+ * @log_max_srq_sz: log2 of the WQEs an SRQ may hold
+ * @log_max_qp_sz: log2 of the WQEs a work queue may hold
+ * @log_max_cq_sz: log2 of the CQEs a CQ may hold
+ * @log_max_ra_req_qp: log2 of the RDMA reads/atomics a QP may have out
+ * @log_max_ra_res_qp: log2 of the RDMA reads/atomics a QP may take in
+ * @max_sg: gather entries a send WQE may have
+ * @max_desc_sz: bytes a send WQE may have
+ * @max_sg_rq: scatter entries a receive WQE may have
+ * @max_desc_sz_rq: bytes a receive WQE may have
+ * @local_ca_ack_delay: log2 of the ACK delay (4.096 us units)
+ * @mtu_cap: largest MTU a port supports (IBTA encoding)
+ * @port_width_cap: link widths a port supports
+ * @vl_cap: VLs a port supports
+ * @log_max_gids: log2 of a port's GID table
+ * @log_max_pkeys: log2 of a port's P_Key table
  */
 struct arbel_dev_lim {
 	u8 log_rsvd_qps;
@@ -80,6 +95,21 @@ struct arbel_dev_lim {
 	u16 mtt_entry_sz;
 	u16 mpt_entry_sz;
 	u64 max_icm_sz;
+	u8 log_max_srq_sz;
+	u8 log_max_qp_sz;
+	u8 log_max_cq_sz;
+	u8 log_max_ra_req_qp;
+	u8 log_max_ra_res_qp;
+	u8 max_sg;
+	u16 max_desc_sz;
+	u8 max_sg_rq;
+	u16 max_desc_sz_rq;
+	u8 local_ca_ack_delay;
+	u8 mtu_cap;
+	u8 port_width_cap;
+	u8 vl_cap;
+	u8 log_max_gids;
+	u8 log_max_pkeys;
 };
 
 /*
@@ -141,8 +171,12 @@ struct arbel_icm_layout {
 #define ARBEL_PROFILE_LOG_EQS		5
 #define ARBEL_PROFILE_MGM_ENTRY_SZ	256
 #define ARBEL_PROFILE_LOG_MGMS		4
-/* One 4 KiB doorbell page of UAR context per UAR (INIT_HCA 0x129 = 0). */
-#define ARBEL_PROFILE_UARC_ENTRY_SZ	SZ_4K
+/*
+ * UAR context per UAR: 256 KiB (INIT_HCA 0x129 = 6), mthca's default, told
+ * to libmthca as uarc_size: it needs two doorbell pages at least (one
+ * for each of its two record groups) and takes its pages from both ends.
+ */
+#define ARBEL_PROFILE_UARC_ENTRY_SZ	SZ_256K
 
 /*
  * Largest tables the driver lays out: MPT slots are 24-bit indices, MTT

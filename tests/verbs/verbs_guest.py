@@ -9,7 +9,8 @@ pyverbs; arbeltest on PYTHONPATH):
                  [--suites NAME,...] [--skip-suites NAME,...]
 
 The suites, in order: the tools (ibv_devices, ibv_devinfo -v), device
-attributes, bad inputs (a table of 69 cases, a fuzzer) and EFAULT, the
+attributes, user queues (ibverbs-utils' four pingpongs with their buffers
+checked, QP and SRQ geometry and attributes), bad inputs (a table of 69 cases, a fuzzer) and EFAULT, the
 registration matrix, the MTT modes (commands per registration,
 write_mtt=0 and 1), the deep checks, re-registration, iova, zero-based
 regions, injected firmware faults, concurrency stress (4 processes,
@@ -41,7 +42,7 @@ import unittest
 
 from arbeltest import ktap, restrack
 
-SUITES = ('test_tools', 'test_device_attrs', 'test_bad_inputs',
+SUITES = ('test_tools', 'test_device_attrs', 'test_queues', 'test_bad_inputs',
           'test_reg_matrix', 'test_mtt_mode', 'test_deep', 'test_rereg',
           'test_iova', 'test_zero_based', 'test_fw_faults', 'test_stress',
           'test_enomem', 'test_cleanup',

@@ -39,10 +39,11 @@ HOLD_TIMEOUT_MS = 200
 # The firmware commands of the bring-up, in the order the driver issues
 # them (each has a debugfs directory after the first load): the firmware
 # and the HCA, then the event queue (its ring's region, the EQ, MAP_EQ and
-# the interrupt test).
+# the interrupt test), then the port's link.
 BRINGUP_OPS = ('QUERY_FW', 'ENABLE_LAM', 'MAP_FA', 'RUN_FW', 'QUERY_DEV_LIM',
                'SET_ICM_SIZE', 'MAP_ICM_AUX', 'MAP_ICM', 'INIT_HCA',
-               'QUERY_ADAPTER', 'SW2HW_MPT', 'SW2HW_EQ', 'MAP_EQ', 'NOP')
+               'QUERY_ADAPTER', 'SW2HW_MPT', 'SW2HW_EQ', 'MAP_EQ', 'NOP',
+               'INIT_IB')
 
 # Command status names, as the PRM names them (the kernel messages may
 # give the name instead of the number).

@@ -39,8 +39,8 @@ import bringup_cases as cases  # noqa: E402
 #
 # The bring-up, from the reset to the dev_info line, then the event queue
 # (its ring's region, SW2HW_EQ, MAP_EQ, the interrupt test), then the
-# ib_device's registration: NodeInfo, NodeDescription, PortInfo, P_Keys,
-# GUIDs.  mthca's order: the EQ after INIT_HCA and QUERY_ADAPTER, its
+# port's link (INIT_IB), then the ib_device's registration: NodeInfo,
+# NodeDescription, PortInfo, P_Keys, GUIDs.  mthca's order: the EQ after INIT_HCA and QUERY_ADAPTER, its
 # buffer's region before SW2HW_EQ, MAP_EQ before the NOP test.
 HCA_UP = ('RESET (RESET )*QUERY_FW:00 ENABLE_LAM:22 (MAP_FA:00 )+RUN_FW:00 '
           'QUERY_DEV_LIM:00 SET_ICM_SIZE:00 MAP_ICM_AUX:00 (MAP_ICM:00 )+'
@@ -48,14 +48,16 @@ HCA_UP = ('RESET (RESET )*QUERY_FW:00 ENABLE_LAM:22 (MAP_FA:00 )+RUN_FW:00 '
 EQ_UP = 'SW2HW_MPT:00 SW2HW_EQ:00 MAP_EQ:00 NOP:00 '
 # the EQ torn down: MAP_EQ (unmap), HW2SW_EQ, the ring's region
 EQ_DOWN = 'MAP_EQ:00 HW2SW_EQ:00 HW2SW_MPT:00 '
-IB_UP = '(MAD_IFC:00 )+'
+IB_UP = 'INIT_IB:00 (MAD_IFC:00 )+'
+# the link taken down first, on remove
+IB_DOWN = 'CLOSE_IB:00 '
 BRINGUP = HCA_UP + EQ_UP + IB_UP
 # polling=1: no event queue at all
 BRINGUP_POLLING = HCA_UP + IB_UP
 # The teardown, on remove.
 HCA_DOWN = 'CLOSE_HCA:00 (UNMAP_ICM:00 )+UNMAP_ICM_AUX:00 UNMAP_FA:00 '
-TEARDOWN = EQ_DOWN + HCA_DOWN
-TEARDOWN_POLLING = HCA_DOWN
+TEARDOWN = IB_DOWN + EQ_DOWN + HCA_DOWN
+TEARDOWN_POLLING = IB_DOWN + HCA_DOWN
 # The MSI-X interrupt test's NOP fails once: the EQ again with INTx.
 BRINGUP_MSIX_NOP = (HCA_UP + 'SW2HW_MPT:00 SW2HW_EQ:00 MAP_EQ:00 NOP:01! '
                     'MAP_EQ:00 HW2SW_EQ:00 SW2HW_EQ:00 MAP_EQ:00 NOP:00 ' +
@@ -72,6 +74,7 @@ UP_TO_HELD_DEV_LIM = ('RESET (RESET )*QUERY_FW:00 ENABLE_LAM:22 (MAP_FA:00 )+'
 # *failed* step is tolerated).  A step that succeeded must be undone; a
 # step that did not run, must not.
 UNDO = (
+    ('INIT_IB', 'CLOSE_IB', '', False),
     ('MAP_EQ', 'MAP_EQ', '', False),
     ('SW2HW_EQ', 'HW2SW_EQ', '', False),
     ('SW2HW_MPT', 'HW2SW_MPT', '', False),
@@ -277,8 +280,9 @@ class Judge:
             cases.MARK_HOLD_DEVLIM_NEXT, BRINGUP + TEARDOWN)
         seq(ph, f'trace hold CLOSE_HCA: load with cmd_timeout_ms={cases.HOLD_TIMEOUT_MS}',
             cases.MARK_HOLD_CLOSE_LOAD, BRINGUP)
-        seq(ph, 'trace hold CLOSE_HCA: the EQ goes first, nothing runs after '
-                'the held command', cases.MARK_HOLD_CLOSE, EQ_DOWN + '(RESET )?')
+        seq(ph, 'trace hold CLOSE_HCA: the link and the EQ go first, nothing '
+                'runs after the held command', cases.MARK_HOLD_CLOSE,
+            IB_DOWN + EQ_DOWN + '(RESET )?')
         seq(ph, 'trace hold CLOSE_HCA: the next load resets and brings up',
             cases.MARK_HOLD_CLOSE_NEXT, BRINGUP + TEARDOWN)
         self.no_stub_complaints(ph, 'faults: the stub logged no protocol error '

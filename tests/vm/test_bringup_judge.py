@@ -16,11 +16,12 @@ import bringup_judge as judge
 UP = ('RESET QUERY_FW:00 ENABLE_LAM:22 MAP_FA:00 RUN_FW:00 QUERY_DEV_LIM:00 '
       'SET_ICM_SIZE:00 MAP_ICM_AUX:00 MAP_ICM:00 MAP_ICM:00 INIT_HCA:00 '
       'QUERY_ADAPTER:00 SW2HW_MPT:00 SW2HW_EQ:00 MAP_EQ:00 NOP:00 '
-      'MAD_IFC:00 MAD_IFC:00').split()
+      'INIT_IB:00 MAD_IFC:00 MAD_IFC:00').split()
 EQ_DOWN = 'MAP_EQ:00 HW2SW_EQ:00 HW2SW_MPT:00'.split()
-DOWN = EQ_DOWN + ('CLOSE_HCA:00 UNMAP_ICM:00 UNMAP_ICM:00 UNMAP_ICM_AUX:00 '
+DOWN = ['CLOSE_IB:00'] + EQ_DOWN + ('CLOSE_HCA:00 UNMAP_ICM:00 UNMAP_ICM:00 UNMAP_ICM_AUX:00 '
                   'UNMAP_FA:00').split()
-HCA_DOWN = DOWN[len(EQ_DOWN):]
+HCA_DOWN = DOWN[1 + len(EQ_DOWN):]
+POLL_DOWN = ['CLOSE_IB:00'] + HCA_DOWN   # polling=1: the link, no EQ
 
 
 class FakePhase:
@@ -96,7 +97,7 @@ class Sequence(unittest.TestCase):
         bad = ['HW2SW_MPT:00', 'MAP_EQ:00', 'HW2SW_EQ:00'] + HCA_DOWN
         self.assertEqual(self.verdict(bad, judge.TEARDOWN), (0, 1))
         # polling=1: none of them
-        self.assertEqual(self.verdict(no_eq + HCA_DOWN, judge.BRINGUP_POLLING +
+        self.assertEqual(self.verdict(no_eq + POLL_DOWN, judge.BRINGUP_POLLING +
                                       judge.TEARDOWN_POLLING), (1, 0))
         self.assertEqual(self.verdict(UP + DOWN, judge.BRINGUP_POLLING +
                                       judge.TEARDOWN_POLLING), (0, 1))
@@ -108,7 +109,7 @@ class Sequence(unittest.TestCase):
         self.assertEqual(self.verdict(msix + DOWN, judge.BRINGUP_MSIX_NOP +
                                       judge.TEARDOWN), (1, 0))
         intx = UP[:i] + ['NOP:01!'] + EQ_DOWN + UP[i + 1:]
-        self.assertEqual(self.verdict(intx + HCA_DOWN, judge.BRINGUP_INTX_NOP +
+        self.assertEqual(self.verdict(intx + POLL_DOWN, judge.BRINGUP_INTX_NOP +
                                       judge.TEARDOWN_POLLING), (1, 0))
         # polling after a failed test: no EQ teardown on remove
         self.assertEqual(self.verdict(intx + DOWN, judge.BRINGUP_INTX_NOP +

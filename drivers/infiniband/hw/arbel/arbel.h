@@ -18,6 +18,7 @@
 #include <linux/idr.h>
 #include <linux/pci.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
 #include <arbel/alloc.h>
@@ -30,6 +31,8 @@
 #include "mtt.h"
 
 #define ARBEL_DRV_NAME		"arbel"
+/* ports the ib_device has (and INIT_IB brings up): the first only */
+#define ARBEL_MAX_PORTS		1
 
 /**
  * struct arbel_dev - one Arbel HCA
@@ -69,6 +72,18 @@
  * @sys_image_guid: from NodeInfo
  * @vendor_id: from NodeInfo
  * @eq: the event queue (commands, async and fatal events)
+ * @num_cqs: CQ numbers in the table; @rsvd_cqs: the firmware's
+ * @num_qps: QP numbers in the table; @rsvd_qps: the firmware's
+ * @num_srqs: SRQ numbers in the table; @rsvd_srqs: the firmware's
+ * @rsvd_cqs: see @num_cqs
+ * @rsvd_qps: see @num_qps
+ * @rsvd_srqs: see @num_srqs
+ * @cq_ida: CQ numbers
+ * @qp_ida: QP numbers
+ * @srq_ida: SRQ numbers
+ * @cq_xa: CQs by number, for their events
+ * @qp_xa: QPs by number, for their events
+ * @srq_xa: SRQs by number, for their events
  * @driver_pd: the PD of the driver's own regions (the EQ ring); the
  *	       verbs PD numbers start after it
  * @fatal: bit 0: a fatal error was reported (arbel_dev_fatal()) or remove
@@ -110,6 +125,18 @@ struct arbel_dev {
 	__be64 sys_image_guid;
 	u32 vendor_id;
 	struct arbel_eq eq;
+	u32 num_cqs;
+	u32 num_qps;
+	u32 num_srqs;
+	u32 rsvd_cqs;
+	u32 rsvd_qps;
+	u32 rsvd_srqs;
+	struct ida cq_ida;
+	struct ida qp_ida;
+	struct ida srq_ida;
+	struct xarray cq_xa;
+	struct xarray qp_xa;
+	struct xarray srq_xa;
 	u32 driver_pd;
 	unsigned long fatal;
 	const char *fatal_why;
@@ -127,5 +154,7 @@ void arbel_dev_fatal(struct arbel_dev *adev, const char *why);
 /* hca.c */
 int arbel_hca_init(struct arbel_dev *adev, u8 log_num_mpts, u8 log_num_mtts);
 void arbel_hca_cleanup(struct arbel_dev *adev);
+int arbel_hca_ports_up(struct arbel_dev *adev);
+void arbel_hca_ports_down(struct arbel_dev *adev);
 
 #endif /* _ARBEL_H */

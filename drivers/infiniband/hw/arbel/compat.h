@@ -27,4 +27,9 @@
 #define PCI_IRQ_INTX PCI_IRQ_LEGACY
 #endif
 
+/* 6.11: create_cq takes the uverbs attribute bundle instead of the udata */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#define ARBEL_CREATE_CQ_TAKES_BUNDLE
+#endif
+
 #endif /* _ARBEL_COMPAT_H_ */

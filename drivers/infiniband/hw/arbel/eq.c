@@ -123,6 +123,21 @@ static bool arbel_eq_poll(struct arbel_dev *adev)
 				info.subtype);
 			arbel_dev_fatal(adev, "catastrophic error event");
 			break;
+		case ARBEL_EV_COMP:
+		case ARBEL_EV_PATH_MIG:
+		case ARBEL_EV_COMM_EST:
+		case ARBEL_EV_SQ_DRAINED:
+		case ARBEL_EV_CQ_ERROR:
+		case ARBEL_EV_WQ_CATAS_ERROR:
+		case ARBEL_EV_PATH_MIG_FAILED:
+		case ARBEL_EV_WQ_INVAL_REQ_ERROR:
+		case ARBEL_EV_WQ_ACCESS_ERROR:
+		case ARBEL_EV_SRQ_CATAS_ERROR:
+		case ARBEL_EV_SRQ_LAST_WQE:
+		case ARBEL_EV_SRQ_LIMIT:
+			if (READ_ONCE(adev->registered) && eq->queue_event)
+				eq->queue_event(adev, &info);
+			break;
 		default:
 			dev_warn_ratelimited(&adev->pdev->dev,
 					     "event %s (0x%02x, subtype 0x%02x) on EQ %u, not handled\n",

@@ -17,6 +17,10 @@
 
 struct arbel_dev;
 
+/* the queues' handler of their events (event.c), set by the verbs layer */
+typedef void (*arbel_queue_event_fn)(struct arbel_dev *adev,
+				     const struct arbel_eqe_info *info);
+
 /* EQEs: 0x80 for commands, 0x80 async, 0x80 spare (mthca's sizes) */
 #define ARBEL_EQ_NENT		512
 /* The interrupt test's wait: mthca's 100 ms, stretched for emulators */
@@ -63,6 +67,8 @@ enum arbel_eq_mode {
  * @catas_timer: reads @catas every %ARBEL_CATAS_POLL_MS
  * @catas_seen: a catastrophic error was reported (once)
  * @debugfs: the "eq" directory
+ * @queue_event: where completion, CQ, QP and SRQ events go while the
+ *		 ib_device is registered
  */
 struct arbel_eq {
 	u32 eqn;
@@ -90,6 +96,7 @@ struct arbel_eq {
 	struct timer_list catas_timer;
 	bool catas_seen;
 	struct dentry *debugfs;
+	arbel_queue_event_fn queue_event;
 };
 
 int arbel_eq_init(struct arbel_dev *adev, bool polling, bool msix);

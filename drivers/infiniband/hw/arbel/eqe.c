@@ -52,6 +52,13 @@ void arbel_eqe_decode(const u8 *eqe, struct arbel_eqe_info *info)
 				       get_unaligned_be32(eqe + ARBEL_EQE_PORT));
 		info->port_active = info->subtype == ARBEL_PORT_CHANGE_ACTIVE;
 		break;
+	case ARBEL_EV_CQ_ERROR:
+		info->syndrome = eqe[ARBEL_EQE_CQ_SYNDROME];
+		fallthrough;
+	default:
+		info->obj = FIELD_GET(ARBEL_EQE_OBJ_MASK,
+				      get_unaligned_be32(eqe + ARBEL_EQE_OBJ));
+		break;
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_eqe_decode);
@@ -105,6 +112,9 @@ const char *arbel_event_name(u8 type)
 	case ARBEL_EV_EQ_OVERFLOW: return "EQ_OVERFLOW";
 	case ARBEL_EV_WQ_INVAL_REQ_ERROR: return "WQ_INVAL_REQ_ERROR";
 	case ARBEL_EV_WQ_ACCESS_ERROR: return "WQ_ACCESS_ERROR";
+	case ARBEL_EV_SRQ_CATAS_ERROR: return "SRQ_CATAS_ERROR";
+	case ARBEL_EV_SRQ_LAST_WQE: return "SRQ_LAST_WQE";
+	case ARBEL_EV_SRQ_LIMIT: return "SRQ_LIMIT";
 	}
 	return "UNKNOWN";
 }

@@ -157,6 +157,8 @@ static int arbel_dev_lim_parse(struct device *dev, const u8 *out,
 		{ ARBEL_DEV_LIM_UAR_SCR_ENTRY_SZ, &lim->uar_scratch_entry_sz },
 		{ ARBEL_DEV_LIM_MTT_ENTRY_SZ, &lim->mtt_entry_sz },
 		{ ARBEL_DEV_LIM_MPT_ENTRY_SZ, &lim->mpt_entry_sz },
+		{ ARBEL_DEV_LIM_MAX_DESC_SZ, &lim->max_desc_sz },
+		{ ARBEL_DEV_LIM_MAX_DESC_SZ_RQ, &lim->max_desc_sz_rq },
 	};
 	unsigned int log_uar, i;
 
@@ -186,6 +188,20 @@ static int arbel_dev_lim_parse(struct device *dev, const u8 *out,
 	lim->log_min_page_size = out[ARBEL_DEV_LIM_MIN_PAGE_SZ];
 	lim->num_rsvd_pds = HIGH4(ARBEL_DEV_LIM_RSVD_PD);
 	lim->log_max_pds = LOG6(ARBEL_DEV_LIM_MAX_PD);
+	lim->log_max_srq_sz = out[ARBEL_DEV_LIM_MAX_SRQ_SZ];
+	lim->log_max_qp_sz = out[ARBEL_DEV_LIM_MAX_QP_SZ];
+	lim->log_max_cq_sz = out[ARBEL_DEV_LIM_MAX_CQ_SZ];
+	lim->log_max_ra_req_qp = LOG6(ARBEL_DEV_LIM_MAX_REQ_QP);
+	lim->log_max_ra_res_qp = LOG6(ARBEL_DEV_LIM_MAX_RES_QP);
+	lim->local_ca_ack_delay = LOG5(ARBEL_DEV_LIM_ACK_DELAY);
+	lim->max_sg = out[ARBEL_DEV_LIM_MAX_SG];
+	lim->max_sg_rq = out[ARBEL_DEV_LIM_MAX_SG_RQ];
+	lim->mtu_cap = FIELD_GET(ARBEL_DEV_LIM_HIGH4_MASK,
+				 out[ARBEL_DEV_LIM_MTU_WIDTH]);
+	lim->port_width_cap = LOG4(ARBEL_DEV_LIM_MTU_WIDTH);
+	lim->vl_cap = HIGH4(ARBEL_DEV_LIM_VL_PORT);
+	lim->log_max_gids = LOG4(ARBEL_DEV_LIM_MAX_GID);
+	lim->log_max_pkeys = LOG4(ARBEL_DEV_LIM_MAX_PKEY);
 	for (i = 0; i < ARRAY_SIZE(sizes); i++)
 		*sizes[i].val = get_unaligned_be16(out + sizes[i].off);
 	lim->max_icm_sz = get_unaligned_be64(out + ARBEL_DEV_LIM_MAX_ICM_SZ);
@@ -310,6 +326,48 @@ int arbel_fw_close_hca(struct arbel_cmd_transport *cmd)
 	return arbel_cmd_exec(cmd, 0, NULL, 0, 0, ARBEL_CMD_CLOSE_HCA);
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_fw_close_hca);
+
+/**
+ * arbel_fw_init_ib() - INIT_IB: bring a port's link up
+ * @cmd: transport
+ * @port: the port (1 or 2)
+ * @lim: the capabilities the port is brought up with (MTU, width, VLs,
+ *	 GID and P_Key tables), QUERY_DEV_LIM's, as mthca passes them
+ *
+ * The firmware reports the port active with a port-change event.
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int arbel_fw_init_ib(struct arbel_cmd_transport *cmd, u8 port,
+		     const struct arbel_dev_lim *lim)
+{
+	u8 in[ARBEL_INIT_IB_IN_SIZE] = {};
+
+	put_unaligned_be32(FIELD_PREP(ARBEL_INIT_IB_VL_CAP, lim->vl_cap) |
+			   FIELD_PREP(ARBEL_INIT_IB_WIDTH_CAP,
+				      lim->port_width_cap) |
+			   FIELD_PREP(ARBEL_INIT_IB_MTU_CAP, lim->mtu_cap),
+			   in + ARBEL_INIT_IB_FLAGS);
+	put_unaligned_be16(1U << lim->log_max_gids, in + ARBEL_INIT_IB_MAX_GID);
+	put_unaligned_be16(1U << lim->log_max_pkeys,
+			   in + ARBEL_INIT_IB_MAX_PKEY);
+	return arbel_fw_mbox(cmd, ARBEL_CMD_INIT_IB, 0, port, in, sizeof(in),
+			     NULL, 0);
+}
+
+/**
+ * arbel_fw_close_ib() - CLOSE_IB: take a port's link down
+ * @cmd: transport
+ * @port: the port
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int arbel_fw_close_ib(struct arbel_cmd_transport *cmd, u8 port)
+{
+	return arbel_cmd_exec(cmd, 0, NULL, port, 0, ARBEL_CMD_CLOSE_IB);
+}
 
 /**
  * arbel_fw_mad_ifc() - MAD_IFC: let the firmware's agent answer a MAD

@@ -83,6 +83,9 @@ int arbel_fw_query_adapter(struct arbel_cmd_transport *cmd, char *board_id,
 int arbel_fw_init_hca(struct arbel_cmd_transport *cmd,
 		      const struct arbel_icm_layout *layout);
 int arbel_fw_close_hca(struct arbel_cmd_transport *cmd);
+int arbel_fw_init_ib(struct arbel_cmd_transport *cmd, u8 port,
+		     const struct arbel_dev_lim *lim);
+int arbel_fw_close_ib(struct arbel_cmd_transport *cmd, u8 port);
 int arbel_fw_mad_ifc(struct arbel_cmd_transport *cmd, u8 port,
 		     const void *in_mad, void *out_mad);
 
@@ -111,5 +114,19 @@ int arbel_fw_sw2hw_eq(struct arbel_cmd_transport *cmd, u32 eqn,
 int arbel_fw_hw2sw_eq(struct arbel_cmd_transport *cmd, u32 eqn);
 int arbel_fw_map_eq(struct arbel_cmd_transport *cmd, u32 eqn, u64 mask,
 		    bool unmap);
+
+/* fw_q.c */
+int arbel_fw_sw2hw_cq(struct arbel_cmd_transport *cmd, u32 cqn, const u8 *ctx);
+int arbel_fw_hw2sw_cq(struct arbel_cmd_transport *cmd, u32 cqn);
+int arbel_fw_sw2hw_srq(struct arbel_cmd_transport *cmd, u32 srqn,
+		       const u8 *ctx);
+int arbel_fw_hw2sw_srq(struct arbel_cmd_transport *cmd, u32 srqn);
+int arbel_fw_query_srq(struct arbel_cmd_transport *cmd, u32 srqn, u8 *ctx);
+int arbel_fw_arm_srq(struct arbel_cmd_transport *cmd, u32 srqn, u32 limit);
+int arbel_fw_qp_modify(struct arbel_cmd_transport *cmd, u16 opcode, u32 qpn,
+		       u32 in_mod_flags, const u8 *mbox);
+int arbel_fw_query_qp(struct arbel_cmd_transport *cmd, u32 qpn, u8 *mbox);
+int arbel_fw_map_icm_page(struct arbel_cmd_transport *cmd, u64 va,
+			  dma_addr_t dma);
 
 #endif /* _ARBEL_FW_H */

@@ -306,3 +306,52 @@ void arbel_hca_cleanup(struct arbel_dev *adev)
 	arbel_cleanup_icm(adev);
 	arbel_unload_fw(adev);
 }
+
+/**
+ * arbel_hca_ports_up() - INIT_IB on the ports the ib_device has
+ * @adev: the HCA, its EQ taking events (the ports report going active)
+ *
+ * mthca brings a port's link up when its QP0 reaches RTR; arbel has no
+ * special QPs yet and brings every port up at bring-up instead, so that
+ * the ports carry traffic (the firmware sends nothing out of a port
+ * without INIT_IB).
+ *
+ * Context: process; sleeps.
+ * Return: 0, or the errno of INIT_IB with every port taken down again.
+ */
+int arbel_hca_ports_up(struct arbel_dev *adev)
+{
+	u8 ports = min_t(u8, adev->lim.num_ports, ARBEL_MAX_PORTS), port;
+	int err;
+
+	for (port = 1; port <= ports; port++) {
+		err = arbel_fw_init_ib(&adev->cmd, port, &adev->lim);
+		if (err) {
+			dev_err(&adev->pdev->dev, "INIT_IB of port %u failed: %d\n",
+				port, err);
+			while (--port)
+				arbel_fw_close_ib(&adev->cmd, port);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/**
+ * arbel_hca_ports_down() - undo arbel_hca_ports_up()
+ * @adev: the HCA
+ *
+ * Context: process; sleeps.
+ */
+void arbel_hca_ports_down(struct arbel_dev *adev)
+{
+	u8 ports = min_t(u8, adev->lim.num_ports, ARBEL_MAX_PORTS), port;
+	int err;
+
+	for (port = 1; port <= ports; port++) {
+		err = arbel_fw_close_ib(&adev->cmd, port);
+		if (err && !arbel_cmd_failed(&adev->cmd))
+			dev_warn(&adev->pdev->dev,
+				 "CLOSE_IB of port %u failed: %d\n", port, err);
+	}
+}

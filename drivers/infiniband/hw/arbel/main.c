@@ -148,9 +148,12 @@ static int arbel_dev_up(struct arbel_dev *adev)
 	err = arbel_eq_init(adev, polling, msix);
 	if (err)
 		goto err_mr;
-	err = arbel_register_ibdev(adev);
+	err = arbel_hca_ports_up(adev);
 	if (err)
 		goto err_eq;
+	err = arbel_register_ibdev(adev);
+	if (err)
+		goto err_ports;
 	WRITE_ONCE(adev->registered, true);
 	adev->up = true;
 	/* From now on a failed device is reset at once, not at remove. */
@@ -159,6 +162,8 @@ static int arbel_dev_up(struct arbel_dev *adev)
 		schedule_work(&adev->fail_work);
 	return 0;
 
+err_ports:
+	arbel_hca_ports_down(adev);
 err_eq:
 	arbel_eq_cleanup(adev);
 err_mr:
@@ -182,6 +187,7 @@ static void arbel_dev_down(struct arbel_dev *adev)
 	if (adev->eq.irq)
 		synchronize_irq(adev->eq.irq);
 	arbel_unregister_ibdev(adev);
+	arbel_hca_ports_down(adev);
 	arbel_eq_cleanup(adev);
 	arbel_mr_cleanup_table(adev);
 	arbel_hca_cleanup(adev);

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Verbs: the mthca user ABI (so that rdma-core's libmthca binds), user
- * contexts with one UAR page each, protection domains, memory regions,
- * device and port queries answered by the firmware, restrack.  No CQs or
- * QPs: those verbs are absent and fail with EOPNOTSUPP in the core.
+ * contexts with one UAR page and its UAR context each, protection
+ * domains, memory regions, device and port queries answered by the
+ * firmware, restrack.  The queue verbs (CQ, QP, SRQ) are in their rooms
+ * (cq.c, qp.c, srq.c): user queues only so far.  Address handles need no
+ * kernel: on mem-free Arbel libmthca keeps a user AH's address vector in
+ * the process and copies it into each UD WQE.
  */
 
 #include <linux/log2.h>
@@ -18,32 +21,13 @@
 #include <arbel/mpt.h>
 #include <arbel/pgsz.h>
 #include "arbel.h"
+#include "compat.h"
 #include "mad.h"
+#include "queue.h"
 #include "verbs.h"
 
 /* libmthca derives a shift from qp_tab_size and needs at least 256. */
 #define ARBEL_MIN_QP_TAB_SIZE	256
-
-/**
- * struct arbel_ib - the RDMA core's device of one bring-up of an HCA
- * @ibdev: core object (first: allocated by ib_alloc_device())
- * @adev: the HCA, which outlives it: a recovery unregisters this one and
- *	  registers a new one
- */
-struct arbel_ib {
-	struct ib_device ibdev;
-	struct arbel_dev *adev;
-};
-
-static struct arbel_dev *to_adev(struct ib_device *ibdev)
-{
-	return container_of(ibdev, struct arbel_ib, ibdev)->adev;
-}
-
-static struct arbel_pd *to_apd(struct ib_pd *ibpd)
-{
-	return container_of(ibpd, struct arbel_pd, ibpd);
-}
 
 static struct arbel_mr *to_amr(struct ib_mr *ibmr)
 {
@@ -77,7 +61,28 @@ static int arbel_query_device(struct ib_device *ibdev,
 	props->max_mr = adev->keys.num_mpts - adev->keys.reserved;
 	props->max_pd = adev->max_pd - adev->rsvd_pd;
 	props->max_pkeys = ARBEL_PKEY_TABLE_LEN;
-	props->atomic_cap = IB_ATOMIC_HCA;
+	props->device_cap_flags = IB_DEVICE_PORT_ACTIVE_EVENT |
+				  IB_DEVICE_SYS_IMAGE_GUID |
+				  IB_DEVICE_RC_RNR_NAK_GEN;
+	props->max_qp = adev->num_qps - adev->rsvd_qps - ARBEL_SPECIAL_QPS;
+	props->max_qp_wr = 1 << lim->log_max_qp_sz;
+	props->max_send_sge = min(lim->max_sg, lim->max_sg_rq);
+	props->max_recv_sge = props->max_send_sge;
+	props->max_sge_rd = props->max_send_sge;
+	props->max_cq = adev->num_cqs - adev->rsvd_cqs;
+	props->max_cqe = (1 << min_t(u8, lim->log_max_cq_sz,
+				     ARBEL_CQ_LOG_MAX)) - 1;
+	props->max_qp_rd_atom = arbel_max_rd_atom(adev);
+	props->max_qp_init_rd_atom = 1 << lim->log_max_ra_req_qp;
+	props->max_res_rd_atom = props->max_qp_rd_atom * props->max_qp;
+	if (lim->flags & ARBEL_DEV_LIM_FLAG_SRQ) {
+		props->max_srq = adev->num_srqs - adev->rsvd_srqs;
+		props->max_srq_wr = (1 << lim->log_max_srq_sz) - 1;
+		props->max_srq_sge = lim->max_sg_rq;
+	}
+	props->local_ca_ack_delay = lim->local_ca_ack_delay;
+	props->atomic_cap = lim->flags & ARBEL_DEV_LIM_FLAG_ATOMIC ?
+			    IB_ATOMIC_HCA : IB_ATOMIC_NONE;
 	return 0;
 }
 
@@ -142,29 +147,42 @@ static int arbel_alloc_ucontext(struct ib_ucontext *ibctx,
 	if (uar < 0)
 		return uar == -ENOSPC ? -ENOMEM : uar;
 	ctx->uar = uar;
+	ctx->db = arbel_db_table_alloc(uar,
+				       adev->layout.t[ARBEL_ICM_UARC].entry_size);
+	if (!ctx->db) {
+		err = -ENOMEM;
+		goto err_uar;
+	}
 
 	resp.qp_tab_size = max_t(u32, ARBEL_MIN_QP_TAB_SIZE,
 				 1U << adev->layout.t[ARBEL_ICM_QPC].log_num);
-	resp.uarc_size = 0;
+	resp.uarc_size = adev->layout.t[ARBEL_ICM_UARC].entry_size;
 	err = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
-	if (err) {
-		ida_free(&adev->uar_ida, uar);
-		return err;
-	}
+	if (err)
+		goto err_db;
 	return 0;
+
+err_db:
+	arbel_db_table_free(adev, ctx->db);
+err_uar:
+	ida_free(&adev->uar_ida, uar);
+	return err;
 }
 
 static void arbel_dealloc_ucontext(struct ib_ucontext *ibctx)
 {
-	ida_free(&to_adev(ibctx->device)->uar_ida, to_actx(ibctx)->uar);
+	struct arbel_dev *adev = to_adev(ibctx->device);
+
+	arbel_db_table_free(adev, to_actx(ibctx)->db);
+	ida_free(&adev->uar_ida, to_actx(ibctx)->uar);
 }
 
 /*
  * Removal with the context still open (unbind, hot-unplug, rmmod): by the
- * time this runs the core has destroyed the context's objects (regions
- * through arbel_dereg_mr(), which never leaves one behind) and zapped its
- * UAR mapping (made with rdma_user_mmap_io()); the HCA keeps nothing else
- * per context.  Having this op is what lets removal go on without waiting
+ * time this runs the core has destroyed the context's objects (queues and
+ * regions, whose destroy verbs never leave one behind) and zapped its UAR
+ * mapping (made with rdma_user_mmap_io()); its doorbell pages went with
+ * the last queue that used them.  Having this op is what lets removal go on without waiting
  * for the process to close its file; the process's next verb fails with
  * EIO.  The UAR number is freed by arbel_dealloc_ucontext() as usual.
  */
@@ -370,6 +388,18 @@ static int arbel_fill_res_mr_entry_raw(struct sk_buff *msg,
 	return nla_put(msg, RDMA_NLDEV_ATTR_RES_RAW, sizeof(entry), entry);
 }
 
+/* compat.h: 6.11's create_cq takes the attribute bundle, not the udata */
+#ifdef ARBEL_CREATE_CQ_TAKES_BUNDLE
+static int arbel_create_cq_op(struct ib_cq *ibcq,
+			      const struct ib_cq_init_attr *attr,
+			      struct uverbs_attr_bundle *attrs)
+{
+	return arbel_create_cq(ibcq, attr, attrs ? &attrs->driver_udata : NULL);
+}
+#else
+#define arbel_create_cq_op arbel_create_cq
+#endif
+
 static const struct ib_device_ops arbel_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_id = RDMA_DRIVER_MTHCA,
@@ -378,9 +408,15 @@ static const struct ib_device_ops arbel_dev_ops = {
 
 	.alloc_pd = arbel_alloc_pd,
 	.alloc_ucontext = arbel_alloc_ucontext,
+	.create_cq = arbel_create_cq_op,
+	.create_qp = arbel_create_qp,
+	.create_srq = arbel_create_srq,
 	.dealloc_pd = arbel_dealloc_pd,
 	.dealloc_ucontext = arbel_dealloc_ucontext,
 	.dereg_mr = arbel_dereg_mr,
+	.destroy_cq = arbel_destroy_cq,
+	.destroy_qp = arbel_destroy_qp,
+	.destroy_srq = arbel_destroy_srq,
 	.disassociate_ucontext = arbel_disassociate_ucontext,
 	.fill_res_mr_entry = arbel_fill_res_mr_entry,
 	.fill_res_mr_entry_raw = arbel_fill_res_mr_entry_raw,
@@ -388,13 +424,24 @@ static const struct ib_device_ops arbel_dev_ops = {
 	.get_dma_mr = arbel_get_dma_mr,
 	.get_port_immutable = arbel_port_immutable,
 	.mmap = arbel_mmap,
+	.modify_qp = arbel_modify_qp,
+	.modify_srq = arbel_modify_srq,
+	.poll_cq = arbel_poll_cq,
+	.post_recv = arbel_post_recv,
+	.post_send = arbel_post_send,
 	.query_device = arbel_query_device,
 	.query_gid = arbel_query_gid,
 	.query_pkey = arbel_query_pkey,
 	.query_port = arbel_query_port,
+	.query_qp = arbel_query_qp,
+	.query_srq = arbel_query_srq,
 	.reg_user_mr = arbel_reg_user_mr,
+	.req_notify_cq = arbel_req_notify_cq,
 
+	INIT_RDMA_OBJ_SIZE(ib_cq, arbel_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, arbel_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_qp, arbel_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_srq, arbel_srq, ibsrq),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, arbel_ucontext, ibucontext),
 };
 
@@ -448,9 +495,11 @@ int arbel_register_ibdev(struct arbel_dev *adev)
 	adev->rsvd_uar = max_t(u32, 1, adev->lim.num_rsvd_uars);
 	ida_init(&adev->pd_ida);
 	ida_init(&adev->uar_ida);
+	arbel_queues_init(adev);
+	adev->eq.queue_event = arbel_queue_event;
 
 	ibdev->node_type = RDMA_NODE_IB_CA;
-	adev->num_ports = min_t(u8, ports, 1);
+	adev->num_ports = min_t(u8, ports, ARBEL_MAX_PORTS);
 	ibdev->phys_port_cnt = adev->num_ports;
 	ibdev->num_comp_vectors = 1;
 	ibdev->dev.parent = &adev->pdev->dev;
@@ -460,6 +509,7 @@ int arbel_register_ibdev(struct arbel_dev *adev)
 	if (err) {
 		dev_err(&adev->pdev->dev, "ib_register_device failed: %d\n",
 			err);
+		arbel_queues_cleanup(adev);
 		ida_destroy(&adev->uar_ida);
 		ida_destroy(&adev->pd_ida);
 		goto err_dealloc;
@@ -486,6 +536,7 @@ err_dealloc:
 void arbel_unregister_ibdev(struct arbel_dev *adev)
 {
 	ib_unregister_device(adev->ibdev);
+	arbel_queues_cleanup(adev);
 	ida_destroy(&adev->uar_ida);
 	ida_destroy(&adev->pd_ida);
 	ib_dealloc_device(adev->ibdev);

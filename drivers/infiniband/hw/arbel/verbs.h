@@ -11,15 +11,34 @@
 #include "mr.h"
 
 struct arbel_dev;
+struct arbel_db_table;
+
+/**
+ * struct arbel_ib - the RDMA core's device of one bring-up of an HCA
+ * @ibdev: core object (first: allocated by ib_alloc_device())
+ * @adev: the HCA, which outlives it: a recovery unregisters this one and
+ *	  registers a new one
+ */
+struct arbel_ib {
+	struct ib_device ibdev;
+	struct arbel_dev *adev;
+};
+
+static inline struct arbel_dev *to_adev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct arbel_ib, ibdev)->adev;
+}
 
 /**
  * struct arbel_ucontext - a user context
  * @ibucontext: core object
  * @uar: the UAR page mapped into the process
+ * @db: the doorbell pages of its queues (db.c)
  */
 struct arbel_ucontext {
 	struct ib_ucontext ibucontext;
 	u32 uar;
+	struct arbel_db_table *db;
 };
 
 /**
@@ -31,6 +50,11 @@ struct arbel_pd {
 	struct ib_pd ibpd;
 	u32 pdn;
 };
+
+static inline struct arbel_pd *to_apd(struct ib_pd *ibpd)
+{
+	return container_of(ibpd, struct arbel_pd, ibpd);
+}
 
 /**
  * struct arbel_mr - a memory region

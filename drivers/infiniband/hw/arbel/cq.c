@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Completion queues.  A user CQ's buffer is a region libmthca registers
+ * itself (based at 0, so the context's start address is 0) and its two
+ * doorbell records, consumer counter and arm state, are in the process's
+ * doorbell pages (db.c).  The driver gives it a number, maps the ICM of
+ * its context, and hands it over with SW2HW_CQ; completion and error
+ * events come back through the EQ (event.c).
+ *
+ * Kernel CQs (for kernel QPs) are not there yet: creating one fails with
+ * EOPNOTSUPP, so poll and arm are never reached for one.
+ */
+
+#include <linux/log2.h>
+#include <rdma/mthca-abi.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include "arbel.h"
+#include "queue.h"
+#include "verbs.h"
+
+/**
+ * arbel_create_cq() - create a user CQ
+ * @ibcq: core object
+ * @attr: entries wanted, completion vector, flags
+ * @udata: struct mthca_create_cq in, struct mthca_create_cq_resp out
+ *
+ * The CQ gets the smallest power of two entries above @attr->cqe (one is
+ * kept empty), as libmthca sized its buffer.
+ *
+ * Context: process; sleeps.
+ * Return: 0 or a negative errno with nothing left behind.
+ */
+int arbel_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		    struct ib_udata *udata)
+{
+	struct arbel_dev *adev = to_adev(ibcq->device);
+	struct arbel_ucontext *ctx = rdma_udata_to_drv_context(udata,
+			struct arbel_ucontext, ibucontext);
+	struct mthca_create_cq_resp resp = {};
+	struct arbel_cq *cq = to_acq(ibcq);
+	struct mthca_create_cq ucmd;
+	struct arbel_cqc cqc = {};
+	u8 ctxb[ARBEL_CQC_SIZE];
+	u32 nent;
+	int cqn, err;
+
+	if (!udata)
+		return -EOPNOTSUPP;
+	if (attr->flags)
+		return -EOPNOTSUPP;
+	if (attr->cqe < 1 ||
+	    attr->cqe >= 1U << min_t(u8, adev->lim.log_max_cq_sz,
+				     ARBEL_CQ_LOG_MAX))
+		return -EINVAL;
+	if (ib_copy_from_udata(&ucmd, udata, sizeof(ucmd)))
+		return -EFAULT;
+	nent = roundup_pow_of_two(attr->cqe + 1);
+
+	cqn = ida_alloc_range(&adev->cq_ida, adev->rsvd_cqs,
+			      adev->num_cqs - 1, GFP_KERNEL);
+	if (cqn < 0)
+		return cqn == -ENOSPC ? -ENOMEM : cqn;
+	cq->cqn = cqn;
+	cq->db = ctx->db;
+	err = arbel_icm_table_get_range(&adev->icm[ARBEL_ICM_CQC], cqn, cqn);
+	if (err)
+		goto err_ida;
+	err = arbel_db_map(adev, ibcq->device, ctx->db, ucmd.set_db_index,
+			   ucmd.set_db_page);
+	if (err)
+		goto err_icm;
+	cq->set_ci_db = ucmd.set_db_index;
+	err = arbel_db_map(adev, ibcq->device, ctx->db, ucmd.arm_db_index,
+			   ucmd.arm_db_page);
+	if (err)
+		goto err_set_db;
+	cq->arm_db = ucmd.arm_db_index;
+
+	cqc.log_size = ilog2(nent);
+	cqc.uar = ctx->uar;
+	cqc.eqn = adev->eq.eqn;
+	cqc.pd = ucmd.pdn;
+	cqc.lkey = ucmd.lkey;
+	cqc.cqn = cqn;
+	cqc.ci_db = cq->set_ci_db;
+	cqc.state_db = cq->arm_db;
+	arbel_cqc_encode(&cqc, ctxb);
+	err = xa_insert_irq(&adev->cq_xa, cqn, cq, GFP_KERNEL);
+	if (err)
+		goto err_arm_db;
+	err = arbel_fw_sw2hw_cq(&adev->cmd, cqn, ctxb);
+	if (err)
+		goto err_xa;
+
+	resp.cqn = cqn;
+	err = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
+	if (err)
+		goto err_hw;
+	ibcq->cqe = nent - 1;
+	return 0;
+
+err_hw:
+	if (arbel_fw_hw2sw_cq(&adev->cmd, cqn))
+		goto err_held;
+err_xa:
+	arbel_queue_forget(adev, &adev->cq_xa, cqn);
+err_arm_db:
+	arbel_db_unmap(adev, ctx->db, cq->arm_db);
+err_set_db:
+	arbel_db_unmap(adev, ctx->db, cq->set_ci_db);
+err_icm:
+	arbel_icm_table_put_range(&adev->icm[ARBEL_ICM_CQC], cqn, cqn);
+err_ida:
+	ida_free(&adev->cq_ida, cqn);
+	return err;
+err_held:
+	/* the HCA keeps the CQ: its number and records stay taken */
+	arbel_queue_forget(adev, &adev->cq_xa, cqn);
+	return err;
+}
+
+/**
+ * arbel_destroy_cq() - take a CQ back and free it
+ * @ibcq: the CQ; no QP uses it any more
+ * @udata: the user's (unused)
+ *
+ * Context: process; sleeps.
+ * Return: 0, or the errno of HW2SW_CQ with the CQ left whole (the core
+ * tries again, or the device is failed and reset).
+ */
+int arbel_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+{
+	struct arbel_dev *adev = to_adev(ibcq->device);
+	struct arbel_cq *cq = to_acq(ibcq);
+	int err;
+
+	err = arbel_fw_hw2sw_cq(&adev->cmd, cq->cqn);
+	if (err && !arbel_cmd_failed(&adev->cmd))
+		return err;
+	arbel_queue_forget(adev, &adev->cq_xa, cq->cqn);
+	arbel_db_unmap(adev, cq->db, cq->arm_db);
+	arbel_db_unmap(adev, cq->db, cq->set_ci_db);
+	arbel_icm_table_put_range(&adev->icm[ARBEL_ICM_CQC], cq->cqn, cq->cqn);
+	ida_free(&adev->cq_ida, cq->cqn);
+	return 0;
+}
+
+/**
+ * arbel_poll_cq() - poll a kernel CQ
+ * @ibcq: the CQ
+ * @n: entries wanted
+ * @wc: receives them
+ *
+ * There are no kernel CQs yet (arbel_create_cq()).
+ *
+ * Return: -EOPNOTSUPP.
+ */
+int arbel_poll_cq(struct ib_cq *ibcq, int n, struct ib_wc *wc)
+{
+	return -EOPNOTSUPP;
+}
+
+/**
+ * arbel_req_notify_cq() - arm a kernel CQ
+ * @ibcq: the CQ
+ * @flags: solicited or next completion
+ *
+ * There are no kernel CQs yet (arbel_create_cq()).
+ *
+ * Return: -EOPNOTSUPP.
+ */
+int arbel_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
+{
+	return -EOPNOTSUPP;
+}

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The queues: completion queues (cq.c), queue pairs (qp.c), shared
+ * receive queues (srq.c), the user doorbell pages they share (db.c), and
+ * the events the EQ hands them (event.c).  User queues only: their
+ * buffers and doorbell records live in the process, laid out by libmthca;
+ * the driver gives them numbers, contexts and the firmware commands.
+ */
+#ifndef _ARBEL_QUEUE_H
+#define _ARBEL_QUEUE_H
+
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <rdma/ib_umem.h>
+#include <rdma/ib_verbs.h>
+
+#include <arbel/eqe.h>
+#include <arbel/qctx.h>
+
+struct arbel_dev;
+
+/* QPs kept after the firmware's reserved ones for the special QPs */
+#define ARBEL_SPECIAL_QPS	8
+
+/**
+ * struct arbel_db_page - one user doorbell page mapped into the UAR context
+ * @uaddr: its address in the process
+ * @umem: the pinned page
+ * @refcount: doorbell records in use on it
+ */
+struct arbel_db_page {
+	u64 uaddr;
+	struct ib_umem *umem;
+	u32 refcount;
+};
+
+/**
+ * struct arbel_db_table - a user context's doorbell pages
+ * @lock: serialises map and unmap
+ * @uar: the context's UAR: the pages sit in its UAR context
+ * @npages: pages the UAR context holds
+ * @page: one per page of the UAR context
+ */
+struct arbel_db_table {
+	struct mutex lock;	/* @page */
+	u32 uar;
+	u32 npages;
+	struct arbel_db_page page[];
+};
+
+/**
+ * struct arbel_cq - a completion queue
+ * @ibcq: core object
+ * @cqn: its number
+ * @set_ci_db: consumer-counter doorbell record
+ * @arm_db: arm doorbell record
+ * @db: the context's doorbell pages holding both
+ */
+struct arbel_cq {
+	struct ib_cq ibcq;
+	u32 cqn;
+	u32 set_ci_db;
+	u32 arm_db;
+	struct arbel_db_table *db;
+};
+
+/**
+ * struct arbel_srq - a shared receive queue
+ * @ibsrq: core object
+ * @srqn: its number
+ * @max: WQEs (a power of two; one is kept empty)
+ * @max_gs: scatter entries per WQE
+ * @db_index: doorbell record
+ * @db: the context's doorbell pages
+ */
+struct arbel_srq {
+	struct ib_srq ibsrq;
+	u32 srqn;
+	u32 max;
+	u32 max_gs;
+	u32 db_index;
+	struct arbel_db_table *db;
+};
+
+/**
+ * struct arbel_qp - a queue pair
+ * @ibqp: core object
+ * @hw: what every transition's context carries
+ * @sz: its work queues
+ * @state: the state the last transition left
+ * @mutex: serialises transitions and queries
+ * @db: the context's doorbell pages holding the two records
+ */
+struct arbel_qp {
+	struct ib_qp ibqp;
+	struct arbel_qp_static hw;
+	struct arbel_wq_sizes sz;
+	enum ib_qp_state state;
+	struct mutex mutex;	/* transitions */
+	struct arbel_db_table *db;
+};
+
+static inline struct arbel_cq *to_acq(struct ib_cq *ibcq)
+{
+	return container_of(ibcq, struct arbel_cq, ibcq);
+}
+
+static inline struct arbel_srq *to_asrq(struct ib_srq *ibsrq)
+{
+	return container_of(ibsrq, struct arbel_srq, ibsrq);
+}
+
+/* db.c */
+struct arbel_db_table *arbel_db_table_alloc(u32 uar, u32 uarc_size);
+void arbel_db_table_free(struct arbel_dev *adev, struct arbel_db_table *t);
+int arbel_db_map(struct arbel_dev *adev, struct ib_device *ibdev,
+		 struct arbel_db_table *t, u32 index, u64 uaddr);
+void arbel_db_unmap(struct arbel_dev *adev, struct arbel_db_table *t,
+		    u32 index);
+
+/* cq.c */
+int arbel_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		    struct ib_udata *udata);
+int arbel_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+int arbel_poll_cq(struct ib_cq *ibcq, int n, struct ib_wc *wc);
+int arbel_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+
+/* srq.c */
+int arbel_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
+		     struct ib_udata *udata);
+int arbel_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
+		     enum ib_srq_attr_mask mask, struct ib_udata *udata);
+int arbel_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr);
+int arbel_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
+
+/* qp.c */
+int arbel_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+		    struct ib_udata *udata);
+int arbel_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		    struct ib_udata *udata);
+int arbel_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		   struct ib_qp_init_attr *init);
+int arbel_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+u32 arbel_max_rd_atom(struct arbel_dev *adev);
+int arbel_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		    const struct ib_send_wr **bad_wr);
+int arbel_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		    const struct ib_recv_wr **bad_wr);
+
+/* event.c */
+void arbel_queue_event(struct arbel_dev *adev,
+		       const struct arbel_eqe_info *info);
+void arbel_queue_forget(struct arbel_dev *adev, struct xarray *xa, u32 n);
+void arbel_queues_init(struct arbel_dev *adev);
+void arbel_queues_cleanup(struct arbel_dev *adev);
+
+#endif /* _ARBEL_QUEUE_H */

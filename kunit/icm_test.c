@@ -76,33 +76,33 @@ static void check_disjoint(struct kunit *test, const struct arbel_icm_layout *l)
 static void profile_test_default(struct kunit *test)
 {
 	/*
-	 * MTT 8 B << 20 = 8 MiB at 0; UARC 256 KiB per UAR, 8 MiB / 4 KiB
-	 * = 2^11 UARs: 512 MiB, aligned to 512 MiB; MPT 64 B << 17 = 8 MiB
-	 * at 1 GiB; UAR scratch 32 B << 11 = 64 KiB; QPC 256 B << 7 =
-	 * 32 KiB; RDB 128 B << 7 = 16 KiB; CQC 64 B << 8 = 16 KiB;
-	 * EQPC 32 B << 7 = 4 KiB; SRQC 32 B << 5 = 1 KiB -> 4 KiB;
-	 * EQC 64 B << 5 = 2 KiB -> 4 KiB; MCG 256 B << 4 = 4 KiB; EEC
-	 * 256 B << 0 and EEEC 32 B << 0 -> 4 KiB each.
+	 * MTT 8 B << 20 = 8 MiB at 0, then largest first: UARC 256 KiB per
+	 * UAR, 8 MiB / 4 KiB = 2^11 UARs: 512 MiB, aligned to 512 MiB; QPC
+	 * 256 B << 16 = 16 MiB at 1 GiB; MPT 64 B << 17 = 8 MiB and RDB
+	 * 128 B << 16 = 8 MiB (enum order); CQC 64 B << 16 = 4 MiB; EQPC and
+	 * SRQC 32 B << 16 = 2 MiB; UAR scratch 32 B << 11 = 64 KiB; EQC
+	 * 64 B << 5 = 2 KiB -> 4 KiB; MCG 256 B << 4 = 4 KiB; EEC 256 B << 0
+	 * and EEEC 32 B << 0 -> 4 KiB each.
 	 */
 	static const struct expect_place e[] = {
 		{ ARBEL_ICM_MTT,     0x00000000, SZ_8M,   20 },
 		{ ARBEL_ICM_UARC,    0x20000000, SZ_512M, 11 },
-		{ ARBEL_ICM_MPT,     0x40000000, SZ_8M,   17 },
-		{ ARBEL_ICM_UAR_SCR, 0x40800000, SZ_64K,  11 },
-		{ ARBEL_ICM_QPC,     0x40810000, SZ_32K,   7 },
-		{ ARBEL_ICM_RDB,     0x40818000, SZ_16K,   7 },
-		{ ARBEL_ICM_CQC,     0x4081c000, SZ_16K,   8 },
-		{ ARBEL_ICM_EQPC,    0x40820000, SZ_4K,    7 },
-		{ ARBEL_ICM_SRQC,    0x40821000, SZ_4K,    5 },
-		{ ARBEL_ICM_EQC,     0x40822000, SZ_4K,    5 },
-		{ ARBEL_ICM_MCG,     0x40823000, SZ_4K,    4 },
-		{ ARBEL_ICM_EEC,     0x40824000, SZ_4K,    0 },
-		{ ARBEL_ICM_EEEC,    0x40825000, SZ_4K,    0 },
+		{ ARBEL_ICM_QPC,     0x40000000, SZ_16M,  16 },
+		{ ARBEL_ICM_MPT,     0x41000000, SZ_8M,   17 },
+		{ ARBEL_ICM_RDB,     0x41800000, SZ_8M,   16 },
+		{ ARBEL_ICM_CQC,     0x42000000, SZ_4M,   16 },
+		{ ARBEL_ICM_EQPC,    0x42400000, SZ_2M,   16 },
+		{ ARBEL_ICM_SRQC,    0x42600000, SZ_2M,   16 },
+		{ ARBEL_ICM_UAR_SCR, 0x42800000, SZ_64K,  11 },
+		{ ARBEL_ICM_EQC,     0x42810000, SZ_4K,    5 },
+		{ ARBEL_ICM_MCG,     0x42811000, SZ_4K,    4 },
+		{ ARBEL_ICM_EEC,     0x42812000, SZ_4K,    0 },
+		{ ARBEL_ICM_EEEC,    0x42813000, SZ_4K,    0 },
 	};
 	struct arbel_icm_layout l;
 
 	KUNIT_ASSERT_EQ(test, arbel_icm_profile(&lim, 17, 20, SZ_4K, &l), 0);
-	check_layout(test, &l, e, ARRAY_SIZE(e), 0x40826000);
+	check_layout(test, &l, e, ARRAY_SIZE(e), 0x42814000);
 	check_disjoint(test, &l);
 	KUNIT_EXPECT_EQ(test, l.num_uars, 2048u);
 	KUNIT_EXPECT_EQ(test, l.t[ARBEL_ICM_UARC].entry_size, (u32)SZ_256K);
@@ -127,28 +127,30 @@ static void profile_test_small_mtt(struct kunit *test)
 {
 	/*
 	 * MTT 8 B << 14 = 128 KiB at 0; the 512 MiB UARC aligned up to
-	 * 0x20000000; MPT 64 B << 10 = 64 KiB at 0x40000000 (before UAR
-	 * scratch, 64 KiB too, by enum order) and UAR scratch at 0x40010000;
-	 * QPC 32 KiB at 0x40020000; RDB and CQC 16 KiB at 0x40028000 and
-	 * 0x4002c000; the six 4 KiB tables from 0x40030000: EQPC, SRQC, EQC,
-	 * MCG 0x40033000, EEC 0x40034000, EEEC 0x40035000.
+	 * 0x20000000; QPC 16 MiB at 0x40000000; RDB 8 MiB; CQC 4 MiB; EQPC
+	 * and SRQC 2 MiB; MPT 64 B << 10 = 64 KiB at 0x42000000 (before UAR
+	 * scratch, 64 KiB too, by enum order) and UAR scratch at 0x42010000;
+	 * the four 4 KiB tables from 0x42020000.
 	 */
 	static const struct expect_place e[] = {
 		{ ARBEL_ICM_MTT,     0x00000000, SZ_128K, 14 },
 		{ ARBEL_ICM_UARC,    0x20000000, SZ_512M, 11 },
-		{ ARBEL_ICM_MPT,     0x40000000, SZ_64K,  10 },
-		{ ARBEL_ICM_UAR_SCR, 0x40010000, SZ_64K,  11 },
-		{ ARBEL_ICM_QPC,     0x40020000, SZ_32K,   7 },
-		{ ARBEL_ICM_RDB,     0x40028000, SZ_16K,   7 },
-		{ ARBEL_ICM_CQC,     0x4002c000, SZ_16K,   8 },
-		{ ARBEL_ICM_MCG,     0x40033000, SZ_4K,    4 },
-		{ ARBEL_ICM_EEC,     0x40034000, SZ_4K,    0 },
-		{ ARBEL_ICM_EEEC,    0x40035000, SZ_4K,    0 },
+		{ ARBEL_ICM_QPC,     0x40000000, SZ_16M,  16 },
+		{ ARBEL_ICM_RDB,     0x41000000, SZ_8M,   16 },
+		{ ARBEL_ICM_CQC,     0x41800000, SZ_4M,   16 },
+		{ ARBEL_ICM_EQPC,    0x41c00000, SZ_2M,   16 },
+		{ ARBEL_ICM_SRQC,    0x41e00000, SZ_2M,   16 },
+		{ ARBEL_ICM_MPT,     0x42000000, SZ_64K,  10 },
+		{ ARBEL_ICM_UAR_SCR, 0x42010000, SZ_64K,  11 },
+		{ ARBEL_ICM_EQC,     0x42020000, SZ_4K,    5 },
+		{ ARBEL_ICM_MCG,     0x42021000, SZ_4K,    4 },
+		{ ARBEL_ICM_EEC,     0x42022000, SZ_4K,    0 },
+		{ ARBEL_ICM_EEEC,    0x42023000, SZ_4K,    0 },
 	};
 	struct arbel_icm_layout l;
 
 	KUNIT_ASSERT_EQ(test, arbel_icm_profile(&lim, 10, 14, SZ_4K, &l), 0);
-	check_layout(test, &l, e, ARRAY_SIZE(e), 0x40036000);
+	check_layout(test, &l, e, ARRAY_SIZE(e), 0x42024000);
 	check_disjoint(test, &l);
 }
 
@@ -156,8 +158,8 @@ static void profile_test_mtt_first_and_aligned(struct kunit *test)
 {
 	/*
 	 * MTT 8 B << 5 = 256 B -> one 4 KiB page at 0; the 512 MiB UARC
-	 * cannot follow at 4 KiB: it is aligned up to 512 MiB, and the
-	 * 8 MiB MPT table follows it at 1 GiB.
+	 * cannot follow at 4 KiB: it is aligned up to 512 MiB; the 16 MiB
+	 * QPC follows it at 1 GiB, the 8 MiB MPT table at 1 GiB + 16 MiB.
 	 */
 	struct arbel_icm_layout l;
 	int i;
@@ -166,7 +168,7 @@ static void profile_test_mtt_first_and_aligned(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l.t[ARBEL_ICM_MTT].base, 0ULL);
 	KUNIT_EXPECT_EQ(test, l.t[ARBEL_ICM_MTT].size, (u64)SZ_4K);
 	KUNIT_EXPECT_EQ(test, l.t[ARBEL_ICM_UARC].base, (u64)SZ_512M);
-	KUNIT_EXPECT_EQ(test, l.t[ARBEL_ICM_MPT].base, (u64)SZ_1G);
+	KUNIT_EXPECT_EQ(test, l.t[ARBEL_ICM_MPT].base, (u64)SZ_1G + SZ_16M);
 	for (i = 0; i < ARBEL_ICM_NR_PLACES; i++)
 		KUNIT_EXPECT_EQ_MSG(test, l.t[i].base % l.t[i].size, 0ULL,
 				    "table %d", i);
@@ -189,11 +191,11 @@ static void profile_test_refusals(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, arbel_icm_profile(&lim, 17, 23, SZ_4K, &l), 0);
 	KUNIT_EXPECT_EQ(test, arbel_icm_profile(&lim, 17, 24, SZ_4K, &l),
 			-EINVAL);
-	/* the default layout needs 0x40826000 bytes of ICM */
-	small.max_icm_sz = 0x40825fff;
+	/* the default layout needs 0x42814000 bytes of ICM */
+	small.max_icm_sz = 0x42813fff;
 	KUNIT_EXPECT_EQ(test, arbel_icm_profile(&small, 17, 20, SZ_4K, &l),
 			-EINVAL);
-	small.max_icm_sz = 0x40826000;
+	small.max_icm_sz = 0x42814000;
 	KUNIT_EXPECT_EQ(test, arbel_icm_profile(&small, 17, 20, SZ_4K, &l), 0);
 	small = lim;
 	small.mpt_entry_sz = 0;

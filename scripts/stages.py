@@ -140,6 +140,12 @@ STAGES = [
           'on 6.12 mthca-traffic tests/mthca/run.sh traffic', cost=50,
           kernel='6.12', needs=['qemu', 'vm'],
           what="the same with Debian's 6.12 ib_mthca"),
+    Stage('arbel-traffic', 'tests/mthca/run.sh arbel', cost=45,
+          kernel='6.1', needs=['module', 'qemu', 'vm'],
+          what="the same real clients on arbel.ko (one port a device): "
+               "ibverbs-utils' pingpongs (loopback, device to device over "
+               "a cable), perftest over loopback, rdma-core's traffic "
+               "tests"),
     Stage('bringup', 'tests/vm/bringup.sh', cost=88, kernel='6.1',
           needs=['module', 'qemu', 'vm'],
           what="the driver's firmware bring-up: command order, debugfs, "

@@ -165,6 +165,13 @@ struct arbel_icm_layout {
 	u32 num_uars;
 };
 
+/*
+ * QPs, CQs and SRQs: mthca's default profile (2^16 each), at least one
+ * above the firmware's reserved ones, at most what QUERY_DEV_LIM allows.
+ * ICM is mapped per 256 KiB chunk as objects are taken, so a large table
+ * costs address space only.
+ */
+#define ARBEL_PROFILE_LOG_QUEUES	16
 /* Objects of the tables the driver does not use: the fewest that work. */
 #define ARBEL_PROFILE_RDB_PER_QP	4
 #define ARBEL_PROFILE_RDB_ENTRY_SZ	32

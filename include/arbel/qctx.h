@@ -34,6 +34,7 @@
 #define ARBEL_CQC_CI_DB			0x34
 #define ARBEL_CQC_STATE_DB		0x38
 #define ARBEL_CQ_LOG_MAX		17	/* log_cq_size's maximum */
+#define ARBEL_RESIZE_CQ_OP_MOD		1	/* mthca's */
 
 /**
  * struct arbel_cqc - the fields of a CQ context the driver sets

@@ -25,6 +25,12 @@
 # runs only the clients whose name holds a word (traffic_guest.py --only:
 # TRAFFIC=ibv_rc_pingpong, TRAFFIC=perftest, TRAFFIC=test_atomic);
 # PAIR_TIMEOUT (default 20) bounds one server/client pair, in seconds.
+#
+# tests/mthca/run.sh arbel: the arbel-traffic stage: the same clients on
+# arbel.ko (MODULE, default build/module/arbel.ko) instead of ib_mthca,
+# one port a device (traffic_guest.py --driver arbel), judged by
+# tests/stub/judge.py --stage arbel-traffic; VM_OUT defaults to
+# build/vm-arbel-traffic.
 
 set -uo pipefail
 
@@ -38,7 +44,8 @@ case $MODE in
 mthca) stage=mthca run=mthca vm_timeout=600 OUT=${VM_OUT:-$REPO/build/vm-mthca} ;;
 # traffic: 13 pairs and rdma-core's modules, each bounded (traffic_cases.py)
 traffic) stage=mthca-traffic run=traffic vm_timeout=900 OUT=${VM_OUT:-$REPO/build/vm-mthca-traffic} ;;
-*) echo "usage: $0 [mthca|traffic]" >&2 && exit 2 ;;
+arbel) stage=arbel-traffic run=traffic vm_timeout=900 OUT=${VM_OUT:-$REPO/build/vm-arbel-traffic} ;;
+*) echo "usage: $0 [mthca|traffic|arbel]" >&2 && exit 2 ;;
 esac
 NODE_GUID=0x0002c903000b2c00
 PORT_GUID=0x0002c903000b2c01
@@ -60,8 +67,13 @@ fi
 export QEMU
 VM_PYTHON=1 scripts/vm/prepare.sh >/dev/null ||
 	judge --setup-error "scripts/vm/prepare.sh failed"
-ko=$(tests/mthca/find-ko.sh) ||
-	judge --mthca-skip "no ib_mthca.ko in $ARBEL_CACHE/vm/kernel"
+if [ "$MODE" = arbel ]; then
+	ko=${MODULE:-$REPO/build/module/arbel.ko}
+	[ -f "$ko" ] || judge --setup-error "module: $ko does not exist (make module-check builds it)"
+else
+	ko=$(tests/mthca/find-ko.sh) ||
+		judge --mthca-skip "no ib_mthca.ko in $ARBEL_CACHE/vm/kernel"
+fi
 if [ "$MODE" = mthca ]; then
 	cp "$ko" tests/mthca/*.py tests/verbs/base.py tests/verbs/expect.py \
 		tests/verbs/test_deep.py tests/verbs/test_tools.py \
@@ -70,17 +82,19 @@ if [ "$MODE" = mthca ]; then
 else
 	cp "$ko" tests/mthca/traffic_guest.py tests/mthca/traffic_cases.py \
 		tests/mthca/rdma_core_tests.py "$gb/"
-	cmd="python3 /opt/arbel/bin/traffic_guest.py --timeout ${PAIR_TIMEOUT:-20}${TRAFFIC:+ --only $(printf %q "$TRAFFIC")}"
+	driver=mthca
+	[ "$MODE" = arbel ] && driver=arbel
+	cmd="python3 /opt/arbel/bin/traffic_guest.py --driver $driver --timeout ${PAIR_TIMEOUT:-20}${TRAFFIC:+ --only $(printf %q "$TRAFFIC")}"
 fi
 
 # ib_mthca only: arbel.ko is not loaded, so a MODULE that was not built
 # (check.sh's "on 6.12" names build/module-6.12/arbel.ko) must not stop
-# the boot
-[ -f "${MODULE:-}" ] || unset MODULE
+# the boot; arbel: the guest loads the copy in its bin directory
+[ -f "${MODULE:-}" ] && [ "$MODE" != arbel ] || unset MODULE
 
 # traffic: a second device, cabled to the first, its ports at LIDs 3, 4
 cabled=
-if [ "$MODE" = traffic ]; then
+if [ "$MODE" != mthca ]; then
 	cabled="-device arbel-stub,ports=$PORTS,lid=3,cable=hca0,node-guid=0x0002c903000b2d00,port-guid=0x0002c903000b2d01"
 fi
 

@@ -1,8 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The mthca-traffic stage's clients: what runs, how, and what passes.
+"""The traffic stages' clients: what runs, how, and what passes.
 
 Pure (no device, no process): traffic_guest.py runs these cases in the
-VM, tests/pylib/tests/test_mthca_traffic.py tests them on the host.
+VM, tests/pylib/tests/test_mthca_traffic.py tests them on the host.  The
+same clients judge both drivers over the stub: the mthca-traffic stage
+runs them on Debian's ib_mthca (two ports a device), the arbel-traffic
+stage on arbel (DRIVERS: one port a device, so no port 1 to port 2; its
+perftest runs over loopback on port 1).
 
 A Case is one pair of processes, a server and a client of the same
 program in one guest, which meet over TCP on 127.0.0.1 (a port of their
@@ -23,6 +27,24 @@ import re
 
 DEV = 'mthca0'
 CABLED_DEV = 'mthca1'
+
+
+class Driver:
+    """What a stage runs the clients on: the module (a file in the guest's
+    bin directory), its two devices (the second cabled) and the ports a
+    device has."""
+
+    def __init__(self, ko, dev, cabled_dev, ports):
+        self.ko = ko
+        self.dev = dev
+        self.cabled_dev = cabled_dev
+        self.ports = ports
+
+
+DRIVERS = {
+    'mthca': Driver('ib_mthca.ko', DEV, CABLED_DEV, 2),
+    'arbel': Driver('arbel.ko', 'arbel0', 'arbel1', 1),
+}
 SERVER_HOST = '127.0.0.1'
 FIRST_TCP_PORT = 18515
 
@@ -68,12 +90,17 @@ def perftest_args(prog, ib_port, tcp_port, iters, size, dev=DEV):
     return argv
 
 
-def cases(pp_iters=50, pp_size=64, pt_iters=100, pt_size=4096, dev=DEV):
-    """Every case, each on a TCP port of its own."""
+def cases(pp_iters=50, pp_size=64, pt_iters=100, pt_size=4096, dev=DEV,
+          cabled_dev=CABLED_DEV, ports=2):
+    """Every case, each on a TCP port of its own; a device of one port
+    has no port 1 to port 2, and its perftest runs over loopback."""
     out = []
     port = FIRST_TCP_PORT
+    topologies = [t for t in TOPOLOGIES if max(t[1:]) <= ports]
+    pt_topo, pt_cport = (('port 1 to port 2', 2) if ports >= 2 else
+                         ('loopback on port 1', 1))
     for kind in PINGPONGS:
-        for topo, sport, cport in TOPOLOGIES:
+        for topo, sport, cport in topologies:
             prog = f'ibv_{kind}_pingpong'
             out.append(Case(
                 'pingpong', f'{prog} {topo}',
@@ -83,9 +110,9 @@ def cases(pp_iters=50, pp_size=64, pt_iters=100, pt_size=4096, dev=DEV):
             port += 1
     for prog in PERFTESTS:
         out.append(Case(
-            'perftest', f'{prog} port 1 to port 2',
+            'perftest', f'{prog} {pt_topo}',
             perftest_args(prog, 1, port, pt_iters, pt_size, dev),
-            perftest_args(prog, 2, port, pt_iters, pt_size, dev) +
+            perftest_args(prog, pt_cport, port, pt_iters, pt_size, dev) +
             [SERVER_HOST], port))
         port += 1
     for kind in ('rc', 'ud'):
@@ -93,14 +120,14 @@ def cases(pp_iters=50, pp_size=64, pt_iters=100, pt_size=4096, dev=DEV):
         out.append(Case(
             'pingpong', f'{prog} device to device over the cable',
             pingpong_args(kind, 1, port, pp_iters, pp_size, dev),
-            pingpong_args(kind, 1, port, pp_iters, pp_size, CABLED_DEV) +
+            pingpong_args(kind, 1, port, pp_iters, pp_size, cabled_dev) +
             [SERVER_HOST], port))
         port += 1
     out.append(Case(
         'perftest', 'ib_write_bw device to device over the cable',
         perftest_args('ib_write_bw', 1, port, pt_iters, pt_size, dev),
         perftest_args('ib_write_bw', 1, port, pt_iters, pt_size,
-                      CABLED_DEV) + [SERVER_HOST], port))
+                      cabled_dev) + [SERVER_HOST], port))
     return out
 
 

@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Guest half of the mthca-traffic stage: real RDMA clients, unmodified,
-on Debian's ib_mthca + libmthca over arbel-stub (ports=2).
+"""Guest half of the traffic stages: real RDMA clients, unmodified, on
+Debian's ib_mthca (mthca-traffic) or on arbel (arbel-traffic), with
+libmthca, over arbel-stub (ports=2).
 
-Runs as CMD in the test VM (tests/mthca/run.sh traffic, LOAD=0,
-VM_PYTHON=1) with ib_mthca.ko, traffic_cases.py and rdma_core_tests.py
+Runs as CMD in the test VM (tests/mthca/run.sh traffic|arbel, LOAD=0,
+VM_PYTHON=1) with the module, traffic_cases.py and rdma_core_tests.py
 in /opt/arbel/bin:
 
-  traffic_guest.py [--timeout S] [--only WORD,...]
+  traffic_guest.py [--driver mthca|arbel] [--timeout S] [--only WORD,...]
 
-  1. load: modprobe ib_uverbs, insmod ib_mthca.ko, mthca0 registered;
-  2. both ports of mthca0 ACTIVE with a non-zero LID (sysfs, up to 20 s),
-     each its own LID, as a subnet manager assigns them;
+  1. load: modprobe ib_uverbs, insmod the module (ib_mthca.ko or
+     arbel.ko), its first device registered (mthca0, arbel0);
+  2. the ports of both devices ACTIVE with a non-zero LID (sysfs, up to
+     20 s), each its own LID, as a subnet manager assigns them (ib_mthca
+     has two ports a device, arbel one);
   3. each case of traffic_cases.py, one result each: server and client
      in this guest, at most --timeout seconds (default 20) for the pair,
      then both killed: the pingpongs over loopback and port 1 to port 2,
@@ -36,9 +39,6 @@ from arbeltest import ktap
 import traffic_cases as tc
 
 BIN = '/opt/arbel/bin'
-KO = f'{BIN}/ib_mthca.ko'
-IBDEV = f'/sys/class/infiniband/{tc.DEV}'
-PORTS = 2
 
 
 def run(*argv):
@@ -46,16 +46,17 @@ def run(*argv):
     return p.returncode, (p.stdout + p.stderr).strip()
 
 
-def load(k):
+def load(k, drv):
+    ibdev = f'/sys/class/infiniband/{drv.dev}'
     rc, out = run('modprobe', 'ib_uverbs')
     k.check(rc == 0, 'load: modprobe ib_uverbs', out)
-    rc, out = run('insmod', KO)
+    rc, out = run('insmod', f'{BIN}/{drv.ko}')
     for _ in range(100):
-        if os.path.isdir(IBDEV):
+        if os.path.isdir(ibdev):
             break
         time.sleep(0.1)
-    return k.check(rc == 0 and os.path.isdir(IBDEV),
-                   'load: insmod ib_mthca.ko, mthca0 registered',
+    return k.check(rc == 0 and os.path.isdir(ibdev),
+                   f'load: insmod {drv.ko}, {drv.dev} registered',
                    f'insmod exit {rc}: {out}')
 
 
@@ -67,15 +68,15 @@ def sysfs(path):
         return ''
 
 
-def wait_ports(k, limit=20.0):
-    """Both ports of both devices active with a LID (the SM's work, the
+def wait_ports(k, drv, limit=20.0):
+    """The ports of both devices active with a LID (the SM's work, the
     stub's here), every LID its own."""
     deadline = time.monotonic() + limit
-    devs = (tc.DEV, tc.CABLED_DEV)
+    devs = (drv.dev, drv.cabled_dev)
     while True:
         seen = {(d, p): (sysfs(f'/sys/class/infiniband/{d}/ports/{p}/state'),
                          sysfs(f'/sys/class/infiniband/{d}/ports/{p}/lid'))
-                for d in devs for p in range(1, PORTS + 1)}
+                for d in devs for p in range(1, drv.ports + 1)}
         ready = all(tc.port_ready(*v) for v in seen.values())
         if ready or time.monotonic() > deadline:
             break
@@ -83,8 +84,9 @@ def wait_ports(k, limit=20.0):
     text = ', '.join(f'{d} port {p}: {s or "?"} lid {lid or "?"}'
                      for (d, p), (s, lid) in seen.items())
     k.diag(text)
-    k.check(ready, f'ports: {PORTS} ports of {tc.DEV} and of {tc.CABLED_DEV} '
-            'ACTIVE with a non-zero LID', f'after {limit:.0f} s: {text}')
+    k.check(ready, f'ports: {drv.ports} port(s) of {drv.dev} and of '
+            f'{drv.cabled_dev} ACTIVE with a non-zero LID',
+            f'after {limit:.0f} s: {text}')
     lids = [lid for _, lid in seen.values()]
     k.check(tc.distinct_lids(lids),
             'ports: each port its own LID (port to port goes by LID)', text)
@@ -150,8 +152,9 @@ def run_pair(case, timeout):
                          timed_out, time.monotonic() - t0, note)
 
 
-def clients(k, args):
-    for case in tc.cases():
+def clients(k, args, drv):
+    for case in tc.cases(dev=drv.dev, cabled_dev=drv.cabled_dev,
+                         ports=drv.ports):
         if not tc.selected(case.name, case.group, args.only):
             continue
         res = run_pair(case, args.timeout)
@@ -165,11 +168,11 @@ def clients(k, args):
         k.check(ok, case.name, detail)
 
 
-def rdma_core(k, args):
+def rdma_core(k, args, drv):
     for module, limit in tc.RDMA_CORE_MODULES:
         if not tc.selected(module, 'rdma-core', args.only):
             continue
-        argv = ['python3', f'{BIN}/rdma_core_tests.py', '--dev', tc.DEV,
+        argv = ['python3', f'{BIN}/rdma_core_tests.py', '--dev', drv.dev,
                 '--port', '1', '--poll-timeout', str(tc.POLL_CQ_TIMEOUT),
                 module]
         t0 = time.monotonic()
@@ -196,18 +199,21 @@ def rdma_core(k, args):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--driver', choices=sorted(tc.DRIVERS), default='mthca',
+                    help='the module the clients run on (default mthca)')
     ap.add_argument('--timeout', type=float, default=20.0,
                     help='seconds for one server/client pair (default 20)')
     ap.add_argument('--only', default='',
                     help='comma-separated words: the cases to run')
     args = ap.parse_args()
     k = ktap.Ktap()
-    if load(k):
-        wait_ports(k)
-        clients(k, args)
-        rdma_core(k, args)
+    drv = tc.DRIVERS[args.driver]
+    if load(k, drv):
+        wait_ports(k, drv)
+        clients(k, args, drv)
+        rdma_core(k, args, drv)
     else:
-        k.fail('clients', 'no mthca0: nothing to run')
+        k.fail('clients', f'no {drv.dev}: nothing to run')
     return k.finish()
 
 

@@ -5,6 +5,7 @@
   judge.py --out DIR [--mthca-skip WHY] [--setup-error MSG]...
   judge.py --stage mthca --out DIR [--mthca-skip WHY] [--setup-error MSG]...
   judge.py --stage mthca-traffic --out DIR [--mthca-skip WHY] ...
+  judge.py --stage arbel-traffic --out DIR [--setup-error MSG]...
 
 run.sh leaves one directory per VM run in DIR, each with rc (the exit
 status of scripts/vm/run.sh) and VM_OUT's files (output.txt,
@@ -20,7 +21,9 @@ same trace checks.  With --stage mthca-traffic (tests/mthca/run.sh
 traffic) the one run is DIR/traffic: traffic_guest.py's results (the
 real clients on ib_mthca), then trace_notes.py's report of what the stub
 left undone (unconfirmed notes, refused commands, QEMU's -d reports) as
-diagnostics, no result: no source makes them failures.
+diagnostics, no result: no source makes them failures.  --stage
+arbel-traffic (tests/mthca/run.sh arbel) judges the same clients run on
+arbel.ko the same way.
 First the judge's own tests (test_judge.py), then each run as one
 top-level result whose subtests are: the VM run, the guest's KTAP results
 renumbered into it, whether the guest ran to the end, and the checks of
@@ -134,18 +137,19 @@ def judge_mthca(k, args):
     return k.finish()
 
 
-def judge_traffic(k, args):
-    """The mthca-traffic stage: its one VM run (DIR/traffic), then the
-    report of the stub's trace."""
+def judge_traffic(k, args, name='ib_mthca traffic'):
+    """The mthca-traffic stage (the arbel-traffic stage with @name 'arbel
+    traffic'): its one VM run (DIR/traffic), then the report of the
+    stub's trace."""
     for err in args.setup_error:
         k.fail('setup', err)
     if args.setup_error:
         return k.finish()
     if args.mthca_skip:
-        k.skip('ib_mthca traffic', args.mthca_skip)
+        k.skip(name, args.mthca_skip)
         return k.finish()
     run_dir = os.path.join(args.out, 'traffic')
-    judge_run(k, 'ib_mthca traffic', run_dir, program='traffic_guest.py')
+    judge_run(k, name, run_dir, program='traffic_guest.py')
     path = os.path.join(run_dir, 'stub-trace.txt')
     if os.path.exists(path):
         for line in trace_notes.report(trace.parse(path),
@@ -157,7 +161,8 @@ def judge_traffic(k, args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--out', required=True, help="run.sh's output directory")
-    ap.add_argument('--stage', choices=('conformance', 'mthca', 'mthca-traffic'),
+    ap.add_argument('--stage', choices=('conformance', 'mthca', 'mthca-traffic',
+                                        'arbel-traffic'),
                     default='conformance', help='which stage to judge')
     ap.add_argument('--mthca-skip', help='why ib_mthca did not run')
     ap.add_argument('--no-unload', help='why ib_mthca was not removed')
@@ -169,6 +174,8 @@ def main():
         return judge_mthca(k, args)
     if args.stage == 'mthca-traffic':
         return judge_traffic(k, args)
+    if args.stage == 'arbel-traffic':
+        return judge_traffic(k, args, 'arbel traffic')
     self_test(k)
     for err in args.setup_error:
         k.fail('setup', err)

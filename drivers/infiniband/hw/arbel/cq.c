@@ -19,6 +19,11 @@
 #include "queue.h"
 #include "verbs.h"
 
+static u32 arbel_cq_max_entries(struct arbel_dev *adev)
+{
+	return (1U << min_t(u8, adev->lim.log_max_cq_sz, ARBEL_CQ_LOG_MAX)) - 1;
+}
+
 /**
  * arbel_create_cq() - create a user CQ
  * @ibcq: core object
@@ -49,9 +54,7 @@ int arbel_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		return -EOPNOTSUPP;
 	if (attr->flags)
 		return -EOPNOTSUPP;
-	if (attr->cqe < 1 ||
-	    attr->cqe >= 1U << min_t(u8, adev->lim.log_max_cq_sz,
-				     ARBEL_CQ_LOG_MAX))
+	if (attr->cqe < 1 || attr->cqe > arbel_cq_max_entries(adev))
 		return -EINVAL;
 	if (ib_copy_from_udata(&ucmd, udata, sizeof(ucmd)))
 		return -EFAULT;
@@ -98,6 +101,7 @@ int arbel_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	if (err)
 		goto err_hw;
 	ibcq->cqe = nent - 1;
+	mutex_init(&cq->mutex);
 	return 0;
 
 err_hw:
@@ -143,7 +147,49 @@ int arbel_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	arbel_db_unmap(adev, cq->db, cq->set_ci_db);
 	arbel_icm_table_put_range(&adev->icm[ARBEL_ICM_CQC], cq->cqn, cq->cqn);
 	ida_free(&adev->cq_ida, cq->cqn);
+	mutex_destroy(&cq->mutex);
 	return 0;
+}
+
+/**
+ * arbel_resize_cq() - move a user CQ to a buffer of another size
+ * @ibcq: the CQ
+ * @entries: entries wanted
+ * @udata: struct mthca_resize_cq in (the new buffer's lkey)
+ *
+ * libmthca registers the new buffer (based at 0) and, once RESIZE_CQ has
+ * moved the unpolled CQEs, copies what it had polled ahead.
+ *
+ * Context: process; sleeps.
+ * Return: 0; -EINVAL for a size outside the device's or unpolled
+ * CQEs that do not fit (the firmware's refusal); -EOPNOTSUPP for a
+ * kernel CQ.
+ */
+int arbel_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
+{
+	struct arbel_dev *adev = to_adev(ibcq->device);
+	struct arbel_cq *cq = to_acq(ibcq);
+	struct mthca_resize_cq ucmd;
+	u32 nent;
+	int err;
+
+	if (!udata)
+		return -EOPNOTSUPP;
+	if (entries < 1 || entries > arbel_cq_max_entries(adev))
+		return -EINVAL;
+	if (ib_copy_from_udata(&ucmd, udata, sizeof(ucmd)))
+		return -EFAULT;
+	nent = roundup_pow_of_two(entries + 1);
+	mutex_lock(&cq->mutex);
+	err = 0;
+	if (nent != ibcq->cqe + 1) {
+		err = arbel_fw_resize_cq(&adev->cmd, cq->cqn, ucmd.lkey,
+					 ilog2(nent));
+		if (!err)
+			ibcq->cqe = nent - 1;
+	}
+	mutex_unlock(&cq->mutex);
+	return err;
 }
 
 /**

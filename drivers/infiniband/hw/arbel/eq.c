@@ -79,7 +79,9 @@ static void arbel_port_event(struct arbel_dev *adev,
 
 	dev_info(&adev->pdev->dev, "port %u %s\n", info->port,
 		 info->port_active ? "active" : "down");
-	if (info->port < 1 || info->port > adev->num_ports) {
+	/* the first comes from INIT_IB, before the ib_device is registered */
+	if (info->port < 1 ||
+	    info->port > min_t(u8, adev->lim.num_ports, ARBEL_MAX_PORTS)) {
 		dev_warn(&adev->pdev->dev,
 			 "port change event for port %u ignored\n", info->port);
 		return;

@@ -118,6 +118,8 @@ int arbel_fw_map_eq(struct arbel_cmd_transport *cmd, u32 eqn, u64 mask,
 /* fw_q.c */
 int arbel_fw_sw2hw_cq(struct arbel_cmd_transport *cmd, u32 cqn, const u8 *ctx);
 int arbel_fw_hw2sw_cq(struct arbel_cmd_transport *cmd, u32 cqn);
+int arbel_fw_resize_cq(struct arbel_cmd_transport *cmd, u32 cqn, u32 lkey,
+		       u8 log_size);
 int arbel_fw_sw2hw_srq(struct arbel_cmd_transport *cmd, u32 srqn,
 		       const u8 *ctx);
 int arbel_fw_hw2sw_srq(struct arbel_cmd_transport *cmd, u32 srqn);

@@ -6,8 +6,11 @@
  * in the UAR context).  Input modifiers and op_mods as mthca issues them.
  */
 
+#include <linux/bitfield.h>
+
 #include <arbel/prm.h>
 #include <arbel/qctx.h>
+#include "compat.h"
 #include "fw.h"
 
 /**
@@ -42,6 +45,32 @@ int arbel_fw_hw2sw_cq(struct arbel_cmd_transport *cmd, u32 cqn)
 
 	return arbel_fw_mbox(cmd, ARBEL_CMD_HW2SW_CQ, 0, cqn, NULL, 0, out,
 			     sizeof(out));
+}
+
+/**
+ * arbel_fw_resize_cq() - RESIZE_CQ: move a CQ to another buffer
+ * @cmd: transport
+ * @cqn: the CQ number
+ * @lkey: the new buffer's region (based at 0, as the first)
+ * @log_size: log2 of its CQEs
+ *
+ * op_mod 1 and a 0x40-byte inbox holding the CQ context's log size and
+ * lkey fields, as mthca sends it; the firmware moves the CQEs not yet
+ * polled, or refuses if they do not fit.
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int arbel_fw_resize_cq(struct arbel_cmd_transport *cmd, u32 cqn, u32 lkey,
+		       u8 log_size)
+{
+	u8 in[ARBEL_CQC_SIZE] = {};
+
+	put_unaligned_be32(FIELD_PREP(ARBEL_CQC_LOG_SIZE, log_size),
+			   in + ARBEL_CQC_LOGSIZE_UAR);
+	put_unaligned_be32(lkey, in + ARBEL_CQC_LKEY);
+	return arbel_fw_mbox(cmd, ARBEL_CMD_RESIZE_CQ, ARBEL_RESIZE_CQ_OP_MOD,
+			     cqn, in, sizeof(in), NULL, 0);
 }
 
 /**

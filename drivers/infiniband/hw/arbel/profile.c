@@ -83,9 +83,12 @@ int arbel_icm_profile(const struct arbel_dev_lim *lim, u8 log_num_mpts,
 		return -EINVAL;
 
 	memset(layout, 0, sizeof(*layout));
-	log_qps = min_t(u8, lim->log_rsvd_qps + 1, lim->log_max_qps);
-	log_srqs = min_t(u8, lim->log_rsvd_srqs + 1, lim->log_max_srqs);
-	log_cqs = min_t(u8, lim->log_rsvd_cqs + 1, lim->log_max_cqs);
+	log_qps = min_t(u8, max_t(u8, lim->log_rsvd_qps + 1,
+				  ARBEL_PROFILE_LOG_QUEUES), lim->log_max_qps);
+	log_srqs = min_t(u8, max_t(u8, lim->log_rsvd_srqs + 1,
+				   ARBEL_PROFILE_LOG_QUEUES), lim->log_max_srqs);
+	log_cqs = min_t(u8, max_t(u8, lim->log_rsvd_cqs + 1,
+				  ARBEL_PROFILE_LOG_QUEUES), lim->log_max_cqs);
 	log_eqs = min_t(u8, ARBEL_PROFILE_LOG_EQS, lim->log_max_eqs);
 	layout->num_uars = lim->uar_size / page_size;
 	log_uars = layout->num_uars ? ilog2(layout->num_uars) : 0;

@@ -55,6 +55,7 @@ struct arbel_db_table {
  * @set_ci_db: consumer-counter doorbell record
  * @arm_db: arm doorbell record
  * @db: the context's doorbell pages holding both
+ * @mutex: serialises resizes
  */
 struct arbel_cq {
 	struct ib_cq ibcq;
@@ -62,6 +63,7 @@ struct arbel_cq {
 	u32 set_ci_db;
 	u32 arm_db;
 	struct arbel_db_table *db;
+	struct mutex mutex;	/* resize */
 };
 
 /**
@@ -122,6 +124,7 @@ void arbel_db_unmap(struct arbel_dev *adev, struct arbel_db_table *t,
 int arbel_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		    struct ib_udata *udata);
 int arbel_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+int arbel_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata);
 int arbel_poll_cq(struct ib_cq *ibcq, int n, struct ib_wc *wc);
 int arbel_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 

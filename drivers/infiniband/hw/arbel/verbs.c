@@ -437,6 +437,7 @@ static const struct ib_device_ops arbel_dev_ops = {
 	.query_srq = arbel_query_srq,
 	.reg_user_mr = arbel_reg_user_mr,
 	.req_notify_cq = arbel_req_notify_cq,
+	.resize_cq = arbel_resize_cq,
 
 	INIT_RDMA_OBJ_SIZE(ib_cq, arbel_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, arbel_pd, ibpd),

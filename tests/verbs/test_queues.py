@@ -78,6 +78,27 @@ class Pingpongs(unittest.TestCase):
         self.check('srq', 18518)
 
 
+class Limits(unittest.TestCase):
+    """query_device's queue limits, from what the stub's QUERY_DEV_LIM
+    answers (qemu/arbel-fw.c: 2^6 reserved of 2^18 QPs, 2^7 of 2^16 CQs,
+    2^4 of 2^16 SRQs, 2^16 WQEs, 2^17 CQEs, 30 S/G entries, 2^7 reads
+    out, 2^2 in) and the driver's profile (2^16 QPs, CQs and SRQs; 8 QPs
+    kept for the special QPs; 4 RDB entries a QP)."""
+
+    def test_limits(self):
+        """max_qp 2^16 - 64 - 8, max_cq 2^16 - 128, max_srq 2^16 - 16,
+        max_qp_wr 2^16, max_cqe 2^17 - 1, max_srq_wr 2^16 - 1, 30 S/G,
+        4 reads in, 128 out, atomics (DEV_LIM flag 18)."""
+        with Context(name=base.CONFIG['device']) as ctx:
+            a = ctx.query_device()
+        got = (a.max_qp, a.max_cq, a.max_srq, a.max_qp_wr, a.max_cqe,
+               a.max_srq_wr, a.max_sge, a.max_srq_sge, a.max_qp_rd_atom,
+               a.max_qp_init_rd_atom, a.atomic_caps)
+        want = (65464, 65408, 65520, 65536, 131071, 65535, 30, 30, 4, 128,
+                e.IBV_ATOMIC_HCA)
+        self.assertEqual(got, want)
+
+
 class Geometry(unittest.TestCase):
     """Objects through pyverbs: sizes and attributes as computed by hand."""
 

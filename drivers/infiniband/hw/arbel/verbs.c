@@ -64,6 +64,13 @@ static int arbel_query_device(struct ib_device *ibdev,
 	props->device_cap_flags = IB_DEVICE_PORT_ACTIVE_EVENT |
 				  IB_DEVICE_SYS_IMAGE_GUID |
 				  IB_DEVICE_RC_RNR_NAK_GEN;
+	/* what the firmware says the HCA does by itself (as mthca) */
+	if (lim->flags & ARBEL_DEV_LIM_FLAG_BAD_PKEY_CNTR)
+		props->device_cap_flags |= IB_DEVICE_BAD_PKEY_CNTR;
+	if (lim->flags & ARBEL_DEV_LIM_FLAG_BAD_QKEY_CNTR)
+		props->device_cap_flags |= IB_DEVICE_BAD_QKEY_CNTR;
+	if (lim->flags & ARBEL_DEV_LIM_FLAG_UD_AV_PORT)
+		props->device_cap_flags |= IB_DEVICE_UD_AV_PORT_ENFORCE;
 	props->max_qp = adev->num_qps - adev->rsvd_qps - ARBEL_SPECIAL_QPS;
 	props->max_qp_wr = 1 << lim->log_max_qp_sz;
 	props->max_send_sge = min(lim->max_sg, lim->max_sg_rq);

@@ -15,6 +15,10 @@ the firmware refuses (injected through the debug window) when its process
 exits must not be leaked nor freed while the HCA may use it: the driver
 resets the HCA, frees everything, and removal afterwards is clean.
 
+Issue 28: the same unbind while ibv_rc_pingpong -e moves data (QPs, CQs,
+doorbell pages, a completion channel): both processes get an error
+("Failed to get cq_event"), nothing stays mapped, the device binds again.
+
 Runs after test_cleanup: it removes the device under every open context.
 """
 
@@ -310,6 +314,43 @@ class Removal(DeviceCase):
             if rc != 0:
                 problems.append(f'bind again: status {rc} ({err})')
             problems += self.works_problems()
+        self.assertFalse(problems, '; '.join(problems))
+
+    def test_5_unbind_with_pingpong(self):
+        """unbind while ibv_rc_pingpong -e runs (QPs, CQs, doorbell pages,
+        a completion channel): prompt, both processes end with an error
+        within 30 s, nothing mapped, binds again and works"""
+        problems = []
+        argv = ['ibv_rc_pingpong', '-d', self.dev, '-g', '0', '-e',
+                '-n', '100000000', '-p', '18599']
+        server = start(argv)
+        time.sleep(1)
+        client = start(argv + ['127.0.0.1'])
+        time.sleep(3)
+        if server.poll() is not None or client.poll() is not None:
+            problems.append('the pingpong ended before the unbind: '
+                            f'server {server.poll()}, client '
+                            f'{client.poll()}')
+        rc, err, secs = self.driver_file('unbind', PROMPT_S)
+        print(f'# unbind with a pingpong running: status {rc} after '
+              f'{secs:.1f} s')
+        if rc != 0:
+            problems.append(f'unbind: status {rc} ({err})')
+        for who, proc in (('server', server), ('client', client)):
+            prc, perr, psecs = finish(proc, 30)
+            print(f'# {who}: exit {prc} after {psecs:.1f} s: '
+                  f'{perr.splitlines()[-1:] if perr else ""}')
+            if prc is None:
+                proc.kill()
+                proc.wait()
+                problems.append(f'{who} still running 30 s after the unbind')
+            elif prc == 0:
+                problems.append(f'{who} exited 0 after the unbind')
+        problems += self.unmapped_problems('after unbind')
+        rc, err, _ = self.driver_file('bind')
+        if rc != 0:
+            problems.append(f'bind again: status {rc} ({err})')
+        problems += self.works_problems()
         self.assertFalse(problems, '; '.join(problems))
 
     def test_4_device_del_with_user(self):

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The stub beside rdma_rxe: bench/traffic.sh's VM output as a table.
 
-  traffic.py [--conditions conditions.txt] [--json results.json] out.txt
+  traffic.py [--pair A,B] [--conditions conditions.txt]
+             [--json results.json] out.txt
 
 out.txt is the VM's output from bench/traffic_guest.sh: per server/client
 pair a "TRAFFIC {json}" line (device, test, size, round, turn, exit
@@ -15,7 +16,9 @@ and size, each device's median over the rounds (± half the spread,
 min..max, in percent of the median) and the ratio stub/rxe of the
 medians: for bandwidth higher is better, for latency lower is better; the
 "faster" column names the faster one, "~" when the two spreads overlap
-(the rounds' noise is as large as the difference).
+(the rounds' noise is as large as the difference).  --pair A,B compares
+devices A and B instead (default mthca,rxe; arbel,mthca: our driver beside
+ib_mthca on the same stub), the ratio A/B.
 """
 
 import argparse
@@ -26,7 +29,11 @@ import statistics
 import sys
 
 STUB, RXE = 'mthca', 'rxe'
-LABEL = {STUB: 'stub (ib_mthca)', RXE: 'rxe'}
+LABEL = {STUB: 'stub (ib_mthca)', RXE: 'rxe', 'arbel': 'arbel'}
+# the short names of the ratio's column and the "faster" column
+SHORT = {STUB: 'stub', RXE: 'rxe', 'arbel': 'arbel'}
+# the two devices compared, A/B (main()'s --pair)
+PAIR = [STUB, RXE]
 
 BW_KEYS = ('bytes', 'iters', 'bw_peak', 'bw_avg', 'msg_rate_mpps')
 LAT_KEYS = ('bytes', 'iters', 't_min', 't_max', 't_typical', 't_avg',
@@ -142,16 +149,17 @@ def stats(samples):
 
 
 def compare(a, b, higher_is_better):
-    """(ratio a/b of the medians, faster: 'stub', 'rxe' or '~') for a
-    (the stub) and b (rxe) from stats(); (None, '-') if either is
+    """(ratio a/b of the medians, faster: the short name of PAIR's a or
+    b, or '~') for a and b (PAIR's, by default the stub and rxe) from
+    stats(); (None, '-') if either is
     missing.  '~' when the spreads overlap."""
     if not a or not b or not b[0]:
         return None, '-'
     r = a[0] / b[0]
     if a[1] <= b[2] and b[1] <= a[2]:
         return r, '~'
-    stub_better = r > 1 if higher_is_better else r < 1
-    return r, 'stub' if stub_better else 'rxe'
+    a_better = r > 1 if higher_is_better else r < 1
+    return r, SHORT.get(PAIR[a_better ^ 1], PAIR[a_better ^ 1])
 
 
 def size_str(n):
@@ -193,7 +201,8 @@ def summarize(pairs):
         if key not in groups:
             order.append(key)
             groups[key] = {'test': p['test'], 'size': p['size'],
-                           'values': {STUB: [], RXE: []}, 'unit': None,
+                           'values': {PAIR[0]: [], PAIR[1]: []},
+                           'unit': None,
                            'higher_is_better': None, 'errors': []}
         g = groups[key]
         if p['error']:
@@ -212,8 +221,8 @@ def summarize(pairs):
         if hib is None:
             hib = not g['test'].endswith('_lat')
             g['higher_is_better'] = hib
-        g['ratio'], g['faster'] = compare(g['stats'].get(STUB),
-                                          g['stats'].get(RXE), hib)
+        g['ratio'], g['faster'] = compare(g['stats'].get(PAIR[0]),
+                                          g['stats'].get(PAIR[1]), hib)
         out.append(g)
     return out
 
@@ -231,15 +240,18 @@ def report(pairs, na):
         n = max(len(v) for v in g['values'].values())
         body.append([g['test'], size_str(g['size']),
                      'bandwidth' if g['higher_is_better'] else 'latency',
-                     cell(g['stats'].get(STUB), unit),
-                     cell(g['stats'].get(RXE), unit), r, g['faster'], n])
+                     cell(g['stats'].get(PAIR[0]), unit),
+                     cell(g['stats'].get(PAIR[1]), unit), r, g['faster'],
+                     n])
+    ab = '/'.join(SHORT.get(d, d) for d in PAIR)
     out.append('perftest, server and client in one guest: median of the '
                'rounds (± half the spread); bandwidth = "BW average", '
-               'latency = "t_typical" (perftest\'s median); stub/rxe = '
+               f'latency = "t_typical" (perftest\'s median); {ab} = '
                'ratio of the medians (bandwidth: higher is better, latency: '
                'lower is better); "~": the spreads overlap')
-    out.append(table(['test', 'size', 'figure', LABEL[STUB], LABEL[RXE],
-                      'stub/rxe', 'faster', 'rounds'], body))
+    out.append(table(['test', 'size', 'figure', LABEL.get(PAIR[0], PAIR[0]),
+                      LABEL.get(PAIR[1], PAIR[1]), ab, 'faster', 'rounds'],
+                     body))
     errors = [e for g in groups for e in g['errors']]
     if errors:
         out.append(f'{len(errors)} pair(s) without a figure: ' +
@@ -249,10 +261,10 @@ def report(pairs, na):
     lat = [g['ratio'] for g in groups
            if g['ratio'] is not None and not g['higher_is_better']]
     if bw:
-        out.append(f'bandwidth stub/rxe: {min(bw):.2f} .. {max(bw):.2f} '
+        out.append(f'bandwidth {ab}: {min(bw):.2f} .. {max(bw):.2f} '
                    f'(geometric mean {statistics.geometric_mean(bw):.2f})')
     if lat:
-        out.append(f'latency   stub/rxe: {min(lat):.2f} .. {max(lat):.2f} '
+        out.append(f'latency   {ab}: {min(lat):.2f} .. {max(lat):.2f} '
                    f'(geometric mean {statistics.geometric_mean(lat):.2f})')
     secs = {}
     for p in pairs:
@@ -265,10 +277,14 @@ def report(pairs, na):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--pair', default=','.join(PAIR),
+                    help='the devices compared, A,B: the ratio A/B '
+                    '(default mthca,rxe)')
     ap.add_argument('--conditions', help='text file printed first')
     ap.add_argument('--json', help='file for every raw figure')
     ap.add_argument('output', help="the VM's output (traffic_guest.sh)")
     args = ap.parse_args(argv)
+    PAIR[:] = args.pair.split(',')[:2]
     with open(args.output, encoding='utf-8', errors='replace') as f:
         pairs, na = parse_output(f.read())
     cond = ''

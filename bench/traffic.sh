@@ -22,7 +22,10 @@
 #                      4096:5000 65536:1000", about a second of rxe's each
 #   TRAFFIC_LAT_ITERS  -n of the latency tests (default 500)
 #   TRAFFIC_DEVICES    "mthca rxe" (the default: the order of odd rounds),
-#                      or one alone (to profile it)
+#                      or one alone (to profile it); "arbel mthca": our
+#                      driver (MODULE, default build/module/arbel.ko) on a
+#                      second stub beside ib_mthca on the first, both over
+#                      loopback on port 1, the table's ratio arbel/mthca
 #   TRAFFIC_TRACE=1    keep the stub's trace events on, as scripts/vm/run.sh
 #                      has them (off by default: a log line per doorbell,
 #                      WQE and CQE would be inside the measured loops)
@@ -76,6 +79,15 @@ ko=$(tests/mthca/find-ko.sh) || {
 	ko=$(tests/mthca/find-ko.sh)
 } || { echo "traffic: no ib_mthca.ko for $ARBEL_KABI" >&2; exit 1; }
 cp "$ko" bench/traffic_guest.sh "$BIN/"
+pair=mthca,rxe
+case " $devices " in
+*" arbel "*)
+	cp "${MODULE:-$REPO/build/module/arbel.ko}" "$BIN/arbel.ko"
+	pair=arbel,mthca
+	VM_QEMU_ARGS="${VM_QEMU_ARGS:+$VM_QEMU_ARGS }-device arbel-stub,node-guid=0x0002c903000b2d00,port-guid=0x0002c903000b2d01"
+	export VM_QEMU_ARGS
+	;;
+esac
 
 cpu_ticks() {
 	awk '/^cpu /{t = 0; for (i = 2; i <= NF; i++) t += $i; print $9, t}' /proc/stat
@@ -91,7 +103,10 @@ read -r steal0 total0 < <(cpu_ticks)
 	echo "date:   $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 	echo "host:   nproc $(nproc), $(grep -m1 '^model name' /proc/cpuinfo | sed 's/^model name[[:space:]]*:[[:space:]]*//'), kernel $(uname -r)"
 	echo "qemu:   $("$QEMU" --version | head -n 1) + arbel-stub, TCG (no KVM), q35, $VM_SMP vCPU, $VM_MEM; stub trace events $([ "${TRAFFIC_TRACE:-0}" = 1 ] && echo on || echo off)"
-	echo "guest:  Debian $ARBEL_KABI; perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null); ib_mthca (Debian's) on arbel-stub ports=2, port 1 -> port 2; rdma_rxe on a dummy netdev, loopback"
+	case " $devices " in
+	*" arbel "*) echo "guest:  Debian $ARBEL_KABI; perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null); arbel.ko on one arbel-stub, Debian's ib_mthca on another, each loopback on port 1" ;;
+	*) echo "guest:  Debian $ARBEL_KABI; perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null); ib_mthca (Debian's) on arbel-stub ports=2, port 1 -> port 2; rdma_rxe on a dummy netdev, loopback" ;;
+	esac
 	echo "clock:  wall (the guest's clock is the host's)"
 	echo "runs:   $rounds rounds ($devices, the order flipped each round), tests: $tests; sizes: $sizes B; -n $bw_iters (bw), -n $lat_iters (lat); -F --use_old_post_send"
 	echo "arbel:  $(git describe --always --dirty 2>/dev/null || echo '?')"
@@ -116,5 +131,5 @@ read -r steal1 total1 < <(cpu_ticks)
 if [ "$rc" != 0 ]; then
 	echo "traffic: the VM exited $rc; see $OUT/err.txt, $OUT/out.txt and $OUT/vm/console.log" >&2
 fi
-python3 bench/traffic.py --conditions "$OUT/conditions.txt" \
+python3 bench/traffic.py --pair "$pair" --conditions "$OUT/conditions.txt" \
 	--json "$OUT/results.json" "$OUT/out.txt" | tee "$OUT/table.txt"

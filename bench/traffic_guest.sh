@@ -13,7 +13,9 @@
 # BW_ITERS: -n of the bandwidth tests, one number, or SIZE:N items (a size
 # not listed: 1000); LAT_ITERS: -n of the latency tests.
 # DEVICES: "mthca rxe" (the default, the order of odd rounds), or one of
-# them alone (to profile one side).
+# them alone (to profile one side); "arbel mthca": arbel.ko on one stub
+# beside ib_mthca on another (driver_override picks which binds which),
+# both over loopback on port 1.
 #
 # Prints, per pair, a "TRAFFIC {json}" line naming the device, test, size,
 # round and turn, the exit statuses and seconds, then the client's output
@@ -27,6 +29,23 @@ PAIR_TIMEOUT=${PAIR_TIMEOUT:-60}
 port=18600
 
 modprobe ib_uverbs
+mthca_cport=2
+case " $devices " in
+*" arbel "*)
+	# two stubs: the first for ib_mthca, the second for arbel
+	n=0
+	for d in /sys/bus/pci/devices/*; do
+		[ "$(cat "$d/vendor"):$(cat "$d/device")" = 0x15b3:0x6282 ] || continue
+		n=$((n + 1))
+		case $n in
+		1) echo ib_mthca >"$d/driver_override" ;;
+		2) echo arbel >"$d/driver_override" ;;
+		esac
+	done
+	insmod "$BIN/arbel.ko" || echo "TRAFFIC-NA arbel insmod arbel.ko failed"
+	mthca_cport=1
+	;;
+esac
 # Debian's ib_mthca on the stub (blacklisted at boot: insmod it as the
 # mthca stages do)
 insmod "$BIN/ib_mthca.ko" || echo "TRAFFIC-NA mthca insmod ib_mthca.ko failed"
@@ -45,7 +64,13 @@ for _ in $(seq 100); do
 	[ "${a:-0}" = 2 ] && [ "${b:-0}" = 1 ] && break
 	sleep 0.1
 done
-for d in mthca0 rxe0; do
+for _ in $(seq 100); do
+	case " $devices " in *" arbel "*) ;; *) break ;; esac
+	grep -q ACTIVE /sys/class/infiniband/arbel0/ports/1/state 2>/dev/null && break
+	sleep 0.1
+done
+for d in mthca0 rxe0 arbel0; do
+	[ -d "/sys/class/infiniband/$d" ] || continue
 	for p in "/sys/class/infiniband/$d/ports/"*; do
 		echo "# $d port ${p##*/}: $(cat "$p/state" 2>/dev/null) lid $(cat "$p/lid" 2>/dev/null) rate $(cat "$p/rate" 2>/dev/null)"
 	done
@@ -89,7 +114,8 @@ pair() {
 	port=$((port + 1))
 	common="-n $iters -s $size -p $port -F --use_old_post_send"
 	case $dev in
-	mthca) srv="-d mthca0 -i 1" cli="-d mthca0 -i 2" ;;
+	mthca) srv="-d mthca0 -i 1" cli="-d mthca0 -i $mthca_cport" ;;
+	arbel) srv="-d arbel0 -i 1" cli=$srv ;;
 	rxe) srv="-d rxe0 -i 1 -x $rxe_gid" cli=$srv ;;
 	esac
 	sout=/tmp/srv.$port cout=/tmp/cli.$port

@@ -25,18 +25,24 @@ struct dw {
 	u32 val;
 };
 
-/* an image of @len bytes: zero but the big-endian dwords listed */
-static void image(u8 *buf, size_t len, const struct dw *d, size_t n)
+/* the big-endian dwords listed, into @buf */
+static void put_dws(u8 *buf, const struct dw *d, size_t n)
 {
 	size_t i;
 
-	memset(buf, 0, len);
 	for (i = 0; i < n; i++) {
 		buf[d[i].off] = d[i].val >> 24;
 		buf[d[i].off + 1] = d[i].val >> 16;
 		buf[d[i].off + 2] = d[i].val >> 8;
 		buf[d[i].off + 3] = d[i].val;
 	}
+}
+
+/* an image of @len bytes: zero but the dwords listed */
+static void image(u8 *buf, size_t len, const struct dw *d, size_t n)
+{
+	memset(buf, 0, len);
+	put_dws(buf, d, n);
 }
 
 /* 6.1 has no KUNIT_EXPECT_MEMEQ: the first byte that differs, by offset */
@@ -202,20 +208,27 @@ static void qp_opcodes(struct kunit *test)
 }
 
 /* the static part of both QPs below, at its place in the mailbox */
-#define QP_STATIC(sizes)						\
-	{ 0x08 + 0x08, sizes },						\
-	{ 0x08 + 0x0c, 0x00000002 },	/* usr_page */			\
-	{ 0x08 + 0x10, 0x00000048 },	/* local_qpn */			\
-	{ 0x08 + 0x64, 0x00000015 },	/* pd */			\
-	{ 0x08 + 0x6c, 0x00001600 },	/* wqe_lkey */			\
-	/* ack_req_freq 10 at 31:28, flight_lim 9 at 27:24, swe 14 */	\
-	{ 0x08 + 0x70, 0xa9004000 },					\
-	{ 0x08 + 0x7c, 0x00000080 },	/* cqn_snd */			\
-	{ 0x08 + 0x80, 0x00000200 },	/* snd_wqe_base_adr_l */	\
-	{ 0x08 + 0x84, 0x00000003 },	/* snd_db_record_index */	\
-	{ 0x08 + 0x98, 0x4001a400 },	/* ra_buff_indx */		\
-	{ 0x08 + 0x9c, 0x00000081 },	/* cqn_rcv */			\
-	{ 0x08 + 0xa4, 0x000001fc }	/* rcv_db_record_index */
+static const struct dw qp_static[] = {
+	{ 0x08 + 0x0c, 0x00000002 },	/* usr_page */
+	{ 0x08 + 0x10, 0x00000048 },	/* local_qpn */
+	{ 0x08 + 0x64, 0x00000015 },	/* pd */
+	{ 0x08 + 0x6c, 0x00001600 },	/* wqe_lkey */
+	/* ack_req_freq 10 at 31:28, flight_lim 9 at 27:24, swe 14 */
+	{ 0x08 + 0x70, 0xa9004000 },
+	{ 0x08 + 0x7c, 0x00000080 },	/* cqn_snd */
+	{ 0x08 + 0x80, 0x00000200 },	/* snd_wqe_base_adr_l */
+	{ 0x08 + 0x84, 0x00000003 },	/* snd_db_record_index */
+	{ 0x08 + 0x98, 0x4001a400 },	/* ra_buff_indx */
+	{ 0x08 + 0x9c, 0x00000081 },	/* cqn_rcv */
+	{ 0x08 + 0xa4, 0x000001fc },	/* rcv_db_record_index */
+};
+
+/* a QP mailbox: the static part and the dwords of one transition */
+static void qp_image(u8 *buf, const struct dw *d, size_t n)
+{
+	image(buf, ARBEL_QP_MBOX_SIZE, qp_static, ARRAY_SIZE(qp_static));
+	put_dws(buf, d, n);
+}
 
 static struct arbel_qp_static qs(u8 st, u8 sq_shift)
 {
@@ -245,7 +258,7 @@ static void qp_rst2init_ud(struct kunit *test)
 		 * 3 at 22:19, log_rq_stride 2 at 18:16, log_sq_size 4 at
 		 * 14:11, log_sq_stride 3 at 10:8: 0x8b1a2300
 		 */
-		QP_STATIC(0x8b1a2300),
+		{ 0x08 + 0x08, 0x8b1a2300 },
 		{ 0x08 + 0x20, 0x01000000 },	/* port 1 at 25:24 */
 		{ 0x08 + 0x90, 0x00000008 },	/* rsc */
 		{ 0x08 + 0xa8, 0x11111111 },	/* q_key */
@@ -257,7 +270,7 @@ static void qp_rst2init_ud(struct kunit *test)
 					      IB_QP_PKEY_INDEX | IB_QP_PORT |
 					      IB_QP_QKEY, IB_QPS_RESET,
 					      IB_QPS_INIT, got), 0);
-	image(exp, sizeof(exp), want, ARRAY_SIZE(want));
+	qp_image(exp, want, ARRAY_SIZE(want));
 	expect_bytes(test, got, exp, sizeof(exp));
 }
 
@@ -295,7 +308,7 @@ static void qp_init2rtr_rc(struct kunit *test)
 		 * mtu 1024 (3) at 31:29, msg_max 31: 0x7f; the queues
 		 * 0x1a2200; user RC: sched_queue 2
 		 */
-		QP_STATIC(0x7f1a2202),
+		{ 0x08 + 0x08, 0x7f1a2202 },
 		{ 0x08 + 0x14, 0x00000049 },	/* remote_qpn */
 		{ 0x08 + 0x24, 0x00000001 },	/* rlid 1 */
 		{ 0x08 + 0x2c, 0x30000000 },	/* sl 3 at 31:28 */
@@ -310,7 +323,7 @@ static void qp_init2rtr_rc(struct kunit *test)
 	memset(got, 0xa5, sizeof(got));
 	KUNIT_ASSERT_EQ(test, arbel_qp_encode(&s, &a, rtr_mask, IB_QPS_INIT,
 					      IB_QPS_RTR, got), 0);
-	image(exp, sizeof(exp), want, ARRAY_SIZE(want));
+	qp_image(exp, want, ARRAY_SIZE(want));
 	expect_bytes(test, got, exp, sizeof(exp));
 
 	/* and the decoder reads the same context back */

@@ -27,9 +27,16 @@
 #define PCI_IRQ_INTX PCI_IRQ_LEGACY
 #endif
 
-/* 6.11: create_cq takes the uverbs attribute bundle instead of the udata */
+/*
+ * 6.11: create_cq takes the uverbs attribute bundle (its driver_udata is
+ * the udata; NULL for a kernel CQ) instead of the udata
+ */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
-#define ARBEL_CREATE_CQ_TAKES_BUNDLE
+#define arbel_cq_attrs uverbs_attr_bundle
+#define arbel_cq_udata(x) ((x) ? &(x)->driver_udata : NULL)
+#else
+#define arbel_cq_attrs ib_udata
+#define arbel_cq_udata(x) (x)
 #endif
 
 #endif /* _ARBEL_COMPAT_H_ */

@@ -8,7 +8,7 @@
  * events come back through the EQ (event.c).
  *
  * Kernel CQs (for kernel QPs) are not there yet: creating one fails with
- * EOPNOTSUPP, so poll and arm are never reached for one.
+ * EOPNOTSUPP, and the poll and arm verbs are absent.
  */
 
 #include <linux/log2.h>
@@ -28,7 +28,8 @@ static u32 arbel_cq_max_entries(struct arbel_dev *adev)
  * arbel_create_cq() - create a user CQ
  * @ibcq: core object
  * @attr: entries wanted, completion vector, flags
- * @udata: struct mthca_create_cq in, struct mthca_create_cq_resp out
+ * @attrs: the udata (6.11 on: the uverbs attribute bundle holding it):
+ *	   struct mthca_create_cq in, struct mthca_create_cq_resp out
  *
  * The CQ gets the smallest power of two entries above @attr->cqe (one is
  * kept empty), as libmthca sized its buffer.
@@ -37,8 +38,9 @@ static u32 arbel_cq_max_entries(struct arbel_dev *adev)
  * Return: 0 or a negative errno with nothing left behind.
  */
 int arbel_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
-		    struct ib_udata *udata)
+		    struct arbel_cq_attrs *attrs)
 {
+	struct ib_udata *udata = arbel_cq_udata(attrs);
 	struct arbel_dev *adev = to_adev(ibcq->device);
 	struct arbel_ucontext *ctx = rdma_udata_to_drv_context(udata,
 			struct arbel_ucontext, ibucontext);
@@ -190,33 +192,4 @@ int arbel_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
 	}
 	mutex_unlock(&cq->mutex);
 	return err;
-}
-
-/**
- * arbel_poll_cq() - poll a kernel CQ
- * @ibcq: the CQ
- * @n: entries wanted
- * @wc: receives them
- *
- * There are no kernel CQs yet (arbel_create_cq()).
- *
- * Return: -EOPNOTSUPP.
- */
-int arbel_poll_cq(struct ib_cq *ibcq, int n, struct ib_wc *wc)
-{
-	return -EOPNOTSUPP;
-}
-
-/**
- * arbel_req_notify_cq() - arm a kernel CQ
- * @ibcq: the CQ
- * @flags: solicited or next completion
- *
- * There are no kernel CQs yet (arbel_create_cq()).
- *
- * Return: -EOPNOTSUPP.
- */
-int arbel_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
-{
-	return -EOPNOTSUPP;
 }

@@ -9,7 +9,7 @@
  * carrying the context arbel_qp_encode() builds.
  *
  * RC, UC and UD user QPs only for now: kernel QPs (and with them the
- * special QPs) fail with EOPNOTSUPP, so the post verbs are never reached.
+ * special QPs) fail with EOPNOTSUPP, and the post verbs are absent.
  */
 
 #include <rdma/ib_cache.h>
@@ -344,38 +344,4 @@ int arbel_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	ida_free(&adev->qp_ida, qpn);
 	mutex_destroy(&qp->mutex);
 	return 0;
-}
-
-/**
- * arbel_post_send() - post to a kernel QP's send queue
- * @ibqp: the QP
- * @wr: the requests
- * @bad_wr: set to the first one refused
- *
- * There are no kernel QPs yet (arbel_create_qp()).
- *
- * Return: -EOPNOTSUPP.
- */
-int arbel_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
-		    const struct ib_send_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
-
-/**
- * arbel_post_recv() - post to a kernel QP's receive queue
- * @ibqp: the QP
- * @wr: the requests
- * @bad_wr: set to the first one refused
- *
- * There are no kernel QPs yet (arbel_create_qp()).
- *
- * Return: -EOPNOTSUPP.
- */
-int arbel_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
-		    const struct ib_recv_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
 }

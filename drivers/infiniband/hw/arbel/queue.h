@@ -16,6 +16,7 @@
 
 #include <arbel/eqe.h>
 #include <arbel/qctx.h>
+#include "compat.h"
 
 struct arbel_dev;
 
@@ -122,11 +123,9 @@ void arbel_db_unmap(struct arbel_dev *adev, struct arbel_db_table *t,
 
 /* cq.c */
 int arbel_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
-		    struct ib_udata *udata);
+		    struct arbel_cq_attrs *attrs);
 int arbel_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int arbel_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata);
-int arbel_poll_cq(struct ib_cq *ibcq, int n, struct ib_wc *wc);
-int arbel_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 
 /* srq.c */
 int arbel_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
@@ -145,10 +144,6 @@ int arbel_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		   struct ib_qp_init_attr *init);
 int arbel_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
 u32 arbel_max_rd_atom(struct arbel_dev *adev);
-int arbel_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
-		    const struct ib_send_wr **bad_wr);
-int arbel_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
-		    const struct ib_recv_wr **bad_wr);
 
 /* event.c */
 void arbel_queue_event(struct arbel_dev *adev,

@@ -4,7 +4,9 @@
  * contexts with one UAR page and its UAR context each, protection
  * domains, memory regions, device and port queries answered by the
  * firmware, restrack.  The queue verbs (CQ, QP, SRQ) are in their rooms
- * (cq.c, qp.c, srq.c): user queues only so far.  Address handles need no
+ * (cq.c, qp.c, srq.c): user queues only so far, so the ops only kernel
+ * queues use (post, poll, arm) are absent and the core, seeing them
+ * missing, attaches no kernel ULP to the device (kverbs_provider).  Address handles need no
  * kernel: on mem-free Arbel libmthca keeps a user AH's address vector in
  * the process and copies it into each UD WQE.
  */
@@ -21,7 +23,6 @@
 #include <arbel/mpt.h>
 #include <arbel/pgsz.h>
 #include "arbel.h"
-#include "compat.h"
 #include "mad.h"
 #include "queue.h"
 #include "verbs.h"
@@ -395,18 +396,6 @@ static int arbel_fill_res_mr_entry_raw(struct sk_buff *msg,
 	return nla_put(msg, RDMA_NLDEV_ATTR_RES_RAW, sizeof(entry), entry);
 }
 
-/* compat.h: 6.11's create_cq takes the attribute bundle, not the udata */
-#ifdef ARBEL_CREATE_CQ_TAKES_BUNDLE
-static int arbel_create_cq_op(struct ib_cq *ibcq,
-			      const struct ib_cq_init_attr *attr,
-			      struct uverbs_attr_bundle *attrs)
-{
-	return arbel_create_cq(ibcq, attr, attrs ? &attrs->driver_udata : NULL);
-}
-#else
-#define arbel_create_cq_op arbel_create_cq
-#endif
-
 static const struct ib_device_ops arbel_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_id = RDMA_DRIVER_MTHCA,
@@ -415,7 +404,7 @@ static const struct ib_device_ops arbel_dev_ops = {
 
 	.alloc_pd = arbel_alloc_pd,
 	.alloc_ucontext = arbel_alloc_ucontext,
-	.create_cq = arbel_create_cq_op,
+	.create_cq = arbel_create_cq,
 	.create_qp = arbel_create_qp,
 	.create_srq = arbel_create_srq,
 	.dealloc_pd = arbel_dealloc_pd,
@@ -433,9 +422,6 @@ static const struct ib_device_ops arbel_dev_ops = {
 	.mmap = arbel_mmap,
 	.modify_qp = arbel_modify_qp,
 	.modify_srq = arbel_modify_srq,
-	.poll_cq = arbel_poll_cq,
-	.post_recv = arbel_post_recv,
-	.post_send = arbel_post_send,
 	.query_device = arbel_query_device,
 	.query_gid = arbel_query_gid,
 	.query_pkey = arbel_query_pkey,
@@ -443,7 +429,6 @@ static const struct ib_device_ops arbel_dev_ops = {
 	.query_qp = arbel_query_qp,
 	.query_srq = arbel_query_srq,
 	.reg_user_mr = arbel_reg_user_mr,
-	.req_notify_cq = arbel_req_notify_cq,
 	.resize_cq = arbel_resize_cq,
 
 	INIT_RDMA_OBJ_SIZE(ib_cq, arbel_cq, ibcq),

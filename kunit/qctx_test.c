@@ -122,7 +122,7 @@ static void wq_sizes_rc(struct kunit *test)
 	 * 64: (64 - 16) / 16 = 3 scatters.  8 receive WQEs = 512 bytes, then
 	 * 16 send WQEs: 512 + 1024 = 1536.
 	 */
-	KUNIT_ASSERT_EQ(test, arbel_wq_sizes(&lim, IB_QPT_RC, &cap, &sz), 0);
+	KUNIT_ASSERT_EQ(test, arbel_qp_wq_sizes(&lim, IB_QPT_RC, &cap, &sz), 0);
 	KUNIT_EXPECT_EQ(test, sz.sq_max, 16u);
 	KUNIT_EXPECT_EQ(test, sz.rq_max, 8u);
 	KUNIT_EXPECT_EQ(test, sz.sq_wqe_shift, 6);
@@ -135,7 +135,7 @@ static void wq_sizes_rc(struct kunit *test)
 
 	/* 100 inline bytes: (100 + 4) / 16 -> 7 chunks: 112 + 16 + 16 = 144 */
 	cap.max_inline_data = 100;
-	KUNIT_ASSERT_EQ(test, arbel_wq_sizes(&lim, IB_QPT_RC, &cap, &sz), 0);
+	KUNIT_ASSERT_EQ(test, arbel_qp_wq_sizes(&lim, IB_QPT_RC, &cap, &sz), 0);
 	KUNIT_EXPECT_EQ(test, sz.sq_wqe_shift, 8);
 	KUNIT_EXPECT_EQ(test, sz.max_inline, 256u - 16 - 16 - 4);
 }
@@ -153,7 +153,7 @@ static void wq_sizes_ud(struct kunit *test)
 	 * (128 - 16 - 48) / 16 = 4 gathers, 60 inline; the receive queue's
 	 * 64 bytes aligned up to one send stride: the SQ at 128.
 	 */
-	KUNIT_ASSERT_EQ(test, arbel_wq_sizes(&lim, IB_QPT_UD, &cap, &sz), 0);
+	KUNIT_ASSERT_EQ(test, arbel_qp_wq_sizes(&lim, IB_QPT_UD, &cap, &sz), 0);
 	KUNIT_EXPECT_EQ(test, sz.sq_wqe_shift, 7);
 	KUNIT_EXPECT_EQ(test, sz.sq_base, 128u);
 	KUNIT_EXPECT_EQ(test, sz.buf_size, 256u);
@@ -168,21 +168,21 @@ static void wq_sizes_refused(struct kunit *test)
 
 	/* RC: 1008 - next 16 - raddr 16 - inline header 4 = 972 at most */
 	cap.max_inline_data = 972;
-	KUNIT_EXPECT_EQ(test, arbel_wq_sizes(&lim, IB_QPT_RC, &cap, &sz), 0);
+	KUNIT_EXPECT_EQ(test, arbel_qp_wq_sizes(&lim, IB_QPT_RC, &cap, &sz), 0);
 	cap.max_inline_data = 973;
-	KUNIT_EXPECT_EQ(test, arbel_wq_sizes(&lim, IB_QPT_RC, &cap, &sz),
+	KUNIT_EXPECT_EQ(test, arbel_qp_wq_sizes(&lim, IB_QPT_RC, &cap, &sz),
 			-EINVAL);
 	cap.max_inline_data = 0;
 	cap.max_send_sge = 31;
-	KUNIT_EXPECT_EQ(test, arbel_wq_sizes(&lim, IB_QPT_RC, &cap, &sz),
+	KUNIT_EXPECT_EQ(test, arbel_qp_wq_sizes(&lim, IB_QPT_RC, &cap, &sz),
 			-EINVAL);
 	cap.max_send_sge = 1;
 	cap.max_recv_wr = (1 << 16) + 1;
-	KUNIT_EXPECT_EQ(test, arbel_wq_sizes(&lim, IB_QPT_UC, &cap, &sz),
+	KUNIT_EXPECT_EQ(test, arbel_qp_wq_sizes(&lim, IB_QPT_UC, &cap, &sz),
 			-EINVAL);
 	cap.max_recv_wr = 1;
-	KUNIT_EXPECT_EQ(test, arbel_wq_sizes(&lim, IB_QPT_RAW_PACKET, &cap,
-					     &sz), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, arbel_qp_wq_sizes(&lim, IB_QPT_RAW_PACKET, &cap,
+						&sz), -EOPNOTSUPP);
 	/* SRQ: 16 + 4 * 16 = 80 -> 128; 63 entries do not fit 1008 */
 	KUNIT_EXPECT_EQ(test, arbel_srq_wqe_shift(&lim, 4), 7);
 	KUNIT_EXPECT_EQ(test, arbel_srq_wqe_shift(&lim, 1), 6);

@@ -6,8 +6,8 @@
  *
  * Layouts: the PRM's arbelprm_completion_queue_context_st,
  * arbelprm_srq_context_st, arbelprm_queue_pair_ee_context_entry_st,
- * arbelprm_address_path_st and arbelprm_qp_ee_state_transitions_st (iPXE
- * MT25218_PRM.h); fields are listed LSB-first in big-endian dwords, the
+ * arbelprm_address_path_st and arbelprm_qp_ee_state_transitions_st (iPXE's
+ * PRM header for the MT25218); fields are listed LSB-first in big-endian dwords, the
  * byte offsets below are those of each dword.  Pure: UML-testable.
  */
 #ifndef _ARBEL_QCTX_H
@@ -317,8 +317,9 @@ struct arbel_wq_limits {
 
 void arbel_cqc_encode(const struct arbel_cqc *cqc, u8 *ctx);
 void arbel_srqc_encode(const struct arbel_srqc *srqc, u8 *ctx);
-int arbel_wq_sizes(const struct arbel_wq_limits *lim, enum ib_qp_type type,
-		   const struct ib_qp_cap *cap, struct arbel_wq_sizes *sz);
+int arbel_qp_wq_sizes(const struct arbel_wq_limits *lim,
+		      enum ib_qp_type type, const struct ib_qp_cap *cap,
+		      struct arbel_wq_sizes *sz);
 int arbel_srq_wqe_shift(const struct arbel_wq_limits *lim, u32 max_sge);
 u16 arbel_qp_opcode(enum ib_qp_state cur, enum ib_qp_state next);
 int arbel_qp_encode(const struct arbel_qp_static *qs,

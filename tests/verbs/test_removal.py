@@ -209,6 +209,14 @@ class DeviceCase(unittest.TestCase):
         bad = {k: v for k, v in m.items() if v}
         return [f'{when}: still mapped {bad}'] if bad else []
 
+    def rebound_problems(self):
+        """Unbound: nothing mapped; then bound again, and it works."""
+        out = self.unmapped_problems('after unbind')
+        rc, err, _ = self.driver_file('bind')
+        if rc != 0:
+            out.append(f'bind again: status {rc} ({err})')
+        return out + self.works_problems()
+
     def works_problems(self):
         """Bound again: a context, a PD and a region that translates."""
         if not self.wait_ibdev():
@@ -309,11 +317,7 @@ class Removal(DeviceCase):
         if rc != 0:
             problems.append(f'unbind after the refusal: status {rc} ({err})')
         else:
-            problems += self.unmapped_problems('after unbind')
-            rc, err, _ = self.driver_file('bind')
-            if rc != 0:
-                problems.append(f'bind again: status {rc} ({err})')
-            problems += self.works_problems()
+            problems += self.rebound_problems()
         self.assertFalse(problems, '; '.join(problems))
 
     def test_5_unbind_with_pingpong(self):
@@ -346,11 +350,7 @@ class Removal(DeviceCase):
                 problems.append(f'{who} still running 30 s after the unbind')
             elif prc == 0:
                 problems.append(f'{who} exited 0 after the unbind')
-        problems += self.unmapped_problems('after unbind')
-        rc, err, _ = self.driver_file('bind')
-        if rc != 0:
-            problems.append(f'bind again: status {rc} ({err})')
-        problems += self.works_problems()
+        problems += self.rebound_problems()
         self.assertFalse(problems, '; '.join(problems))
 
     def test_4_device_del_with_user(self):

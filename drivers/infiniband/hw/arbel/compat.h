@@ -28,12 +28,13 @@
 #endif
 
 /*
- * 6.11: create_cq takes the uverbs attribute bundle (its driver_udata is
- * the udata; NULL for a kernel CQ) instead of the udata
+ * 6.11: create_cq takes the uverbs attribute bundle instead of the udata;
+ * the udata is its first member, so a kernel CQ's NULL bundle gives a
+ * NULL udata (as the drivers in the tree take it)
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
 #define arbel_cq_attrs uverbs_attr_bundle
-#define arbel_cq_udata(x) ((x) ? &(x)->driver_udata : NULL)
+#define arbel_cq_udata(x) (&(x)->driver_udata)
 #else
 #define arbel_cq_attrs ib_udata
 #define arbel_cq_udata(x) (x)

@@ -95,7 +95,7 @@ static u8 arbel_wqe_shift(u32 bytes)
 }
 
 /**
- * arbel_wq_sizes() - the work queues of a new QP
+ * arbel_qp_wq_sizes() - the work queues of a new QP
  * @lim: the device's limits
  * @type: RC, UC or UD (others: -EOPNOTSUPP)
  * @cap: what was asked for
@@ -109,8 +109,9 @@ static u8 arbel_wqe_shift(u32 bytes)
  *
  * Return: 0, or -EINVAL when @cap exceeds @lim.
  */
-int arbel_wq_sizes(const struct arbel_wq_limits *lim, enum ib_qp_type type,
-		   const struct ib_qp_cap *cap, struct arbel_wq_sizes *sz)
+int arbel_qp_wq_sizes(const struct arbel_wq_limits *lim,
+		      enum ib_qp_type type, const struct ib_qp_cap *cap,
+		      struct arbel_wq_sizes *sz)
 {
 	u32 tseg, size, sq_sge, max_data;
 
@@ -169,7 +170,7 @@ int arbel_wq_sizes(const struct arbel_wq_limits *lim, enum ib_qp_type type,
 				ARBEL_SEG_NEXT) / ARBEL_SEG_DATA);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(arbel_wq_sizes);
+EXPORT_SYMBOL_IF_KUNIT(arbel_qp_wq_sizes);
 
 /**
  * arbel_srq_wqe_shift() - the stride of an SRQ's WQEs

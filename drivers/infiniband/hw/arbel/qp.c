@@ -3,7 +3,7 @@
  * Queue pairs.  A user QP's buffer (receive queue first, then the send
  * queue) is a region libmthca registers itself, based at 0, and its two
  * doorbell records are in the process's doorbell pages; the driver
- * computes the same geometry (arbel_wq_sizes()), numbers the QP, maps the
+ * computes the same geometry (arbel_qp_wq_sizes()), numbers the QP, maps the
  * ICM of its context, extended context and RDMA-read buffer, and moves it
  * through its states with the firmware's transition commands, each
  * carrying the context arbel_qp_encode() builds.
@@ -113,7 +113,7 @@ int arbel_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UC &&
 	    init->qp_type != IB_QPT_UD)
 		return -EOPNOTSUPP;
-	err = arbel_wq_sizes(&lim, init->qp_type, &init->cap, &qp->sz);
+	err = arbel_qp_wq_sizes(&lim, init->qp_type, &init->cap, &qp->sz);
 	if (err)
 		return err;
 	if (ib_copy_from_udata(&ucmd, udata, sizeof(ucmd)))

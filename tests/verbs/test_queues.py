@@ -12,7 +12,9 @@ attributes read back as they were set, and that what IBTA or the device
 forbids is refused.
 """
 
+import ctypes
 import errno
+import mmap
 import subprocess
 import unittest
 
@@ -26,6 +28,7 @@ from pyverbs.qp import QP, QPAttr, QPCap, QPInitAttr
 from pyverbs.srq import SRQ, SrqAttr, SrqInitAttr
 
 import base
+import uverbs_raw
 
 PINGPONG_SECS = 60
 
@@ -228,3 +231,39 @@ class Geometry(unittest.TestCase):
             with self.assertRaises(PyverbsRDMAError) as cm:
                 srq.modify(SrqAttr(srq_limit=16), e.IBV_SRQ_LIMIT)
             self.assertEqual(cm.exception.error_code, errno.EINVAL)
+
+
+class ForeignPd(unittest.TestCase):
+    """A CQ request names its buffer's PD by number (mthca's ABI): one of
+    another process's PDs is refused, or its CQEs could be written into
+    that process's memory through its lkey."""
+
+    def test_cq_with_another_contexts_pd(self):
+        """create_cq naming another context's PD -> EINVAL; the context's
+        own PD and region -> created"""
+        dev = base.CONFIG['device']
+        a, b = uverbs_raw.Uverbs(dev), uverbs_raw.Uverbs(dev)
+        pages = mmap.mmap(-1, 3 * mmap.PAGESIZE)
+        try:
+            for u in (a, b):
+                self.assertEqual(u.get_context(), 0)
+            err, pd_a = a.alloc_pd()
+            pdn_a = a.u32(1)
+            self.assertEqual(err, 0)
+            err, _ = b.alloc_pd()
+            pdn_b = b.u32(1)
+            self.assertEqual(err, 0)
+            addr = ctypes.addressof(ctypes.c_char.from_buffer(pages))
+            # the CQ's buffer: a region of context a based at 0
+            err, _ = a.reg_mr(pd_a, addr, mmap.PAGESIZE, 0, 1)
+            lkey = a.u32(1)
+            self.assertEqual(err, 0)
+            dbs = (addr + mmap.PAGESIZE, addr + 2 * mmap.PAGESIZE, 0, 1023)
+            got = (a.create_cq(1, lkey, pdn_b, *dbs),
+                   a.create_cq(1, lkey, pdn_a, *dbs))
+            self.assertEqual(tuple(map(uverbs_raw.errname, got)),
+                             ('EINVAL', '0'))
+        finally:
+            a.close()
+            b.close()
+            pages.close()

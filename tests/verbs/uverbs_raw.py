@@ -6,7 +6,9 @@ The layouts are the kernel's UAPI (include/uapi/rdma/ib_user_verbs.h: the
 8-byte header {command u32, in_words u16, out_words u16}, sizes in 4-byte
 words, header included in in_words) and the mthca ABI
 (include/uapi/rdma/mthca-abi.h: alloc_ucontext_resp {qp_tab_size,
-uarc_size}, alloc_pd_resp {pdn, reserved}, reg_mr {mr_attrs, reserved}).
+uarc_size}, alloc_pd_resp {pdn, reserved}, reg_mr {mr_attrs, reserved},
+create_cq {lkey, pdn, arm_db_page, set_db_page, arm_db_index,
+set_db_index}).
 Every call returns 0 or the errno of the refused write().
 """
 
@@ -16,7 +18,8 @@ import glob
 import os
 import struct
 
-GET_CONTEXT, ALLOC_PD, DEALLOC_PD, REG_MR, DEREG_MR = 0, 3, 4, 9, 13
+GET_CONTEXT, ALLOC_PD, DEALLOC_PD, CREATE_CQ, REG_MR, DEREG_MR = \
+    0, 3, 4, 18, 9, 13
 
 
 def uverbs_path(ibdev):
@@ -82,6 +85,14 @@ class Uverbs:
         err = self.write(REG_MR, body, out_words, in_words=in_words,
                          response=response)
         return err, (None if err else self.u32(0))
+
+    def create_cq(self, cqe, lkey, pdn, arm_page, set_page, arm_index,
+                  set_index):
+        """ib_uverbs_create_cq (no completion channel) with the mthca
+        driver data; the errno."""
+        body = struct.pack('=QIIiI', 0, cqe, 0, -1, 0) + struct.pack(
+            '=IIQQII', lkey, pdn, arm_page, set_page, arm_index, set_index)
+        return self.write(CREATE_CQ, body, 4)
 
     def dereg_mr(self, handle):
         return self.write(DEREG_MR, struct.pack('=I', handle), 0,

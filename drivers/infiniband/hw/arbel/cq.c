@@ -35,7 +35,8 @@ static u32 arbel_cq_max_entries(struct arbel_dev *adev)
  * kept empty), as libmthca sized its buffer.
  *
  * Context: process; sleeps.
- * Return: 0 or a negative errno with nothing left behind.
+ * Return: 0, -EINVAL for a PD not the context's (or a bad size or doorbell
+ * record), or another negative errno; nothing left behind.
  */
 int arbel_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		    struct arbel_cq_attrs *attrs)
@@ -60,6 +61,14 @@ int arbel_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		return -EINVAL;
 	if (ib_copy_from_udata(&ucmd, udata, sizeof(ucmd)))
 		return -EFAULT;
+	/*
+	 * The buffer's PD must be one of this context's: the HCA checks the
+	 * lkey against it, so another process's PD and lkey would let this
+	 * one have CQEs written into that process's memory (mthca takes the
+	 * number as it comes).
+	 */
+	if (!xa_load(&ctx->pds, ucmd.pdn))
+		return -EINVAL;
 	nent = roundup_pow_of_two(attr->cqe + 1);
 
 	cqn = ida_alloc_range(&adev->cq_ida, adev->rsvd_cqs,

@@ -155,6 +155,7 @@ static int arbel_alloc_ucontext(struct ib_ucontext *ibctx,
 	if (uar < 0)
 		return uar == -ENOSPC ? -ENOMEM : uar;
 	ctx->uar = uar;
+	xa_init(&ctx->pds);
 	ctx->db = arbel_db_table_alloc(uar,
 				       adev->layout.t[ARBEL_ICM_UARC].entry_size);
 	if (!ctx->db) {
@@ -182,6 +183,7 @@ static void arbel_dealloc_ucontext(struct ib_ucontext *ibctx)
 	struct arbel_dev *adev = to_adev(ibctx->device);
 
 	arbel_db_table_free(adev, to_actx(ibctx)->db);
+	xa_destroy(&to_actx(ibctx)->pds);
 	ida_free(&adev->uar_ida, to_actx(ibctx)->uar);
 }
 
@@ -227,19 +229,32 @@ static int arbel_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	if (udata) {
 		struct mthca_alloc_pd_resp resp = { .pdn = pdn };
 
+		pd->ctx = rdma_udata_to_drv_context(udata,
+				struct arbel_ucontext, ibucontext);
+		err = xa_insert(&pd->ctx->pds, pdn, pd, GFP_KERNEL);
+		if (err)
+			goto err_pdn;
 		err = ib_copy_to_udata(udata, &resp,
 				       min(udata->outlen, sizeof(resp)));
 		if (err) {
-			ida_free(&adev->pd_ida, pdn);
-			return err;
+			xa_erase(&pd->ctx->pds, pdn);
+			goto err_pdn;
 		}
 	}
 	return 0;
+
+err_pdn:
+	ida_free(&adev->pd_ida, pdn);
+	return err;
 }
 
 static int arbel_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
-	ida_free(&to_adev(ibpd->device)->pd_ida, to_apd(ibpd)->pdn);
+	struct arbel_pd *pd = to_apd(ibpd);
+
+	if (pd->ctx)
+		xa_erase(&pd->ctx->pds, pd->pdn);
+	ida_free(&to_adev(ibpd->device)->pd_ida, pd->pdn);
 	return 0;
 }
 

@@ -34,21 +34,26 @@ static inline struct arbel_dev *to_adev(struct ib_device *ibdev)
  * @ibucontext: core object
  * @uar: the UAR page mapped into the process
  * @db: the doorbell pages of its queues (db.c)
+ * @pds: its PDs by number: a CQ request names its buffer's PD by number
+ *	 (struct mthca_create_cq), which must be one of them
  */
 struct arbel_ucontext {
 	struct ib_ucontext ibucontext;
 	u32 uar;
 	struct arbel_db_table *db;
+	struct xarray pds;
 };
 
 /**
  * struct arbel_pd - a protection domain
  * @ibpd: core object
  * @pdn: PD number the MPT entries carry
+ * @ctx: the user context it belongs to (NULL: the kernel's)
  */
 struct arbel_pd {
 	struct ib_pd ibpd;
 	u32 pdn;
+	struct arbel_ucontext *ctx;
 };
 
 static inline struct arbel_pd *to_apd(struct ib_pd *ibpd)

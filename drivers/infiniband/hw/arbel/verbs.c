@@ -229,8 +229,8 @@ static int arbel_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	if (udata) {
 		struct mthca_alloc_pd_resp resp = { .pdn = pdn };
 
-		pd->ctx = rdma_udata_to_drv_context(udata,
-				struct arbel_ucontext, ibucontext);
+		pd->ctx = rdma_udata_to_drv_context(udata, struct arbel_ucontext,
+						    ibucontext);
 		err = xa_insert(&pd->ctx->pds, pdn, pd, GFP_KERNEL);
 		if (err)
 			goto err_pdn;

@@ -124,10 +124,10 @@ if [ -n "$missing" ]; then
 	[ "$(id -u)" = 0 ] || die "need root to install:$missing"
 	export DEBIAN_FRONTEND=noninteractive
 	# shellcheck disable=SC2086
-	if ! apt-get install -y -q $missing >&2; then
+	if ! apt-get install -y -q -o DPkg::Lock::Timeout=600 $missing >&2; then
 		apt-get update -q >&2
 		# shellcheck disable=SC2086
-		apt-get install -y -q $missing >&2 || die "apt-get install failed"
+		apt-get install -y -q -o DPkg::Lock::Timeout=600 $missing >&2 || die "apt-get install failed"
 	fi
 fi
 

@@ -66,8 +66,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 	fi
 	echo "setup.sh: installing ${missing[*]}" >&2
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >&2
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+	apt-get update -qq -o DPkg::Lock::Timeout=600 >&2
+	apt-get install -y -qq -o DPkg::Lock::Timeout=600 --no-install-recommends \
+		"${missing[@]}" >&2
 fi
 
 if [ "$kheaders" = 1 ]; then

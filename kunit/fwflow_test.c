@@ -269,6 +269,13 @@ static void fw_flow_close_init_hca(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_FW_STATE), FW_STATE_HCA_INIT);
 	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_LOG_MPT_SZ), 17);
 	KUNIT_EXPECT_EQ(test, run_nop(c), 0);
+	/*
+	 * And INIT_IB the port, as the driver's bring-up does, for the suites
+	 * that send traffic after this one.  The queues the driver's kernel
+	 * clients held (the MAD agents') are forgotten as the EQ was: their
+	 * teardown at removal finds them gone and resets the HCA.
+	 */
+	KUNIT_EXPECT_EQ(test, arbel_fw_init_ib(c->cmd, 1, &c->adev->lim), 0);
 }
 
 static void fw_flow_corrupt_outbox(struct kunit *test)

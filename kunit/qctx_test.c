@@ -183,6 +183,19 @@ static void wq_sizes_refused(struct kunit *test)
 	cap.max_recv_wr = 1;
 	KUNIT_EXPECT_EQ(test, arbel_qp_wq_sizes(&lim, IB_QPT_RAW_PACKET, &cap,
 						&sz), -EOPNOTSUPP);
+	/*
+	 * GSI (MLX, mthca's layout): next 16 + header pointer 16 + ICRC 16 +
+	 * one gather 16 = 64 -> stride 64; 64 send WQEs after 2 receive ones
+	 * of 16 + 16 = 32 -> 64 bytes each: SQ at 128, 128 + 64 * 64 = 4224
+	 */
+	cap = (struct ib_qp_cap){ .max_send_wr = 64, .max_recv_wr = 2,
+				  .max_send_sge = 1, .max_recv_sge = 1 };
+	KUNIT_ASSERT_EQ(test, arbel_qp_wq_sizes(&lim, IB_QPT_GSI, &cap, &sz),
+			0);
+	KUNIT_EXPECT_EQ(test, sz.sq_wqe_shift, 6);
+	KUNIT_EXPECT_EQ(test, sz.rq_wqe_shift, 6);
+	KUNIT_EXPECT_EQ(test, sz.sq_base, 128);
+	KUNIT_EXPECT_EQ(test, sz.buf_size, 4224);
 	/* SRQ: 16 + 4 * 16 = 80 -> 128; 63 entries do not fit 1008 */
 	KUNIT_EXPECT_EQ(test, arbel_srq_wqe_shift(&lim, 4), 7);
 	KUNIT_EXPECT_EQ(test, arbel_srq_wqe_shift(&lim, 1), 6);

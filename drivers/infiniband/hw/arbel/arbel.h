@@ -28,6 +28,7 @@
 #include "eq.h"
 #include "fw.h"
 #include "icm.h"
+#include "kq.h"
 #include "mtt.h"
 
 #define ARBEL_DRV_NAME		"arbel"
@@ -84,8 +85,9 @@
  * @cq_xa: CQs by number, for their events
  * @qp_xa: QPs by number, for their events
  * @srq_xa: SRQs by number, for their events
- * @driver_pd: the PD of the driver's own regions (the EQ ring); the
- *	       verbs PD numbers start after it
+ * @driver_pd: the PD of the driver's own regions (the EQ ring, kernel
+ *	       CQs); the verbs PD numbers start after it
+ * @kq: the kernel's UAR, doorbell records and special QPs (kbuf.c)
  * @fatal: bit 0: a fatal error was reported (arbel_dev_fatal()) or remove
  *	   began: the recovery is queued once
  * @fatal_why: what the fatal error was, for the log
@@ -138,6 +140,7 @@ struct arbel_dev {
 	struct xarray qp_xa;
 	struct xarray srq_xa;
 	u32 driver_pd;
+	struct arbel_kq kq;
 	unsigned long fatal;
 	const char *fatal_why;
 	struct work_struct recover_work;

@@ -91,7 +91,7 @@ struct arbel_cmd_context {
 };
 
 /* Opcodes with statistics; see arbel_cmd_tracked[] in cmd.c. */
-#define ARBEL_CMD_NR_TRACKED	46
+#define ARBEL_CMD_NR_TRACKED	47
 
 /**
  * struct arbel_cmd_transport - how one HCA takes firmware commands: its

@@ -38,6 +38,8 @@ static void arbel_cq_event(struct arbel_dev *adev,
 		return;
 	}
 	if (info->type == ARBEL_EV_COMP) {
+		/* the next arm names this event (kernel CQs; mthca's arm_sn) */
+		WRITE_ONCE(cq->arm_sn, cq->arm_sn + 1);
 		if (cq->ibcq.comp_handler)
 			cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
 		return;

@@ -355,6 +355,7 @@ int arbel_fw_init_ib(struct arbel_cmd_transport *cmd, u8 port,
 	return arbel_fw_mbox(cmd, ARBEL_CMD_INIT_IB, 0, port, in, sizeof(in),
 			     NULL, 0);
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_fw_init_ib);
 
 /**
  * arbel_fw_close_ib() - CLOSE_IB: take a port's link down

@@ -128,6 +128,8 @@ int arbel_fw_arm_srq(struct arbel_cmd_transport *cmd, u32 srqn, u32 limit);
 int arbel_fw_qp_modify(struct arbel_cmd_transport *cmd, u16 opcode, u32 qpn,
 		       u32 in_mod_flags, const u8 *mbox);
 int arbel_fw_query_qp(struct arbel_cmd_transport *cmd, u32 qpn, u8 *mbox);
+int arbel_fw_conf_special_qp(struct arbel_cmd_transport *cmd, u8 type,
+			     u32 base);
 int arbel_fw_map_icm_page(struct arbel_cmd_transport *cmd, u64 va,
 			  dma_addr_t dma);
 

@@ -188,3 +188,20 @@ int arbel_fw_map_icm_page(struct arbel_cmd_transport *cmd, u64 va,
 
 	return arbel_fw_map(cmd, ARBEL_CMD_MAP_ICM, &chunk, 1);
 }
+
+/**
+ * arbel_fw_conf_special_qp() - CONF_SPECIAL_QP: where special QPs start
+ * @cmd: transport
+ * @type: 0 for the QP0s, 1 for the QP1s (mthca's op_mod)
+ * @base: the first of them (port 1's; port 2's follows), even; 0 turns
+ *	  them off
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int arbel_fw_conf_special_qp(struct arbel_cmd_transport *cmd, u8 type,
+			     u32 base)
+{
+	return arbel_cmd_exec(cmd, 0, NULL, base, type,
+			      ARBEL_CMD_CONF_SPECIAL_QP);
+}

@@ -212,3 +212,48 @@ int arbel_mad_pkey(struct arbel_dev *adev, u32 port, u16 index, u16 *pkey)
 					   2);
 	return err;
 }
+
+/* what the firmware's agents answer (mthca's choice of classes) */
+static bool arbel_mad_for_firmware(const struct ib_mad_hdr *hdr)
+{
+	switch (hdr->mgmt_class) {
+	case IB_MGMT_CLASS_SUBN_LID_ROUTED:
+	case IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE:
+		return hdr->method == IB_MGMT_METHOD_GET ||
+		       hdr->method == IB_MGMT_METHOD_SET ||
+		       hdr->method == IB_MGMT_METHOD_TRAP_REPRESS;
+	case IB_MGMT_CLASS_PERF_MGMT:
+		return hdr->method == IB_MGMT_METHOD_GET ||
+		       hdr->method == IB_MGMT_METHOD_SET;
+	default:
+		return false;
+	}
+}
+
+/**
+ * arbel_mad_local() - a MAD for the local agents: SMA and PMA, in firmware
+ * @adev: the HCA
+ * @port: the port the MAD is for
+ * @in: the MAD
+ * @out: receives the answer
+ *
+ * Subnet management Get/Set/TrapRepress and performance management
+ * Get/Set go to MAD_IFC (its key checks skipped, as for the driver's own
+ * queries); everything else is not the device's to answer.
+ *
+ * Context: process; sleeps.
+ * Return: IB_MAD_RESULT_SUCCESS | IB_MAD_RESULT_REPLY with @out filled,
+ * IB_MAD_RESULT_SUCCESS for a MAD it does not answer (with
+ * IB_MAD_RESULT_CONSUMED for a TrapRepress), or IB_MAD_RESULT_FAILURE.
+ */
+int arbel_mad_local(struct arbel_dev *adev, u32 port, const struct ib_mad *in,
+		    struct ib_mad *out)
+{
+	if (!arbel_mad_for_firmware(&in->mad_hdr))
+		return IB_MAD_RESULT_SUCCESS;
+	if (arbel_fw_mad_ifc(&adev->cmd, port, in, out))
+		return IB_MAD_RESULT_FAILURE;
+	if (in->mad_hdr.method == IB_MGMT_METHOD_TRAP_REPRESS)
+		return IB_MAD_RESULT_SUCCESS | IB_MAD_RESULT_CONSUMED;
+	return IB_MAD_RESULT_SUCCESS | IB_MAD_RESULT_REPLY;
+}

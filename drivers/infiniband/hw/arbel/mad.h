@@ -21,5 +21,7 @@ int arbel_mad_port_info(struct arbel_dev *adev, u32 port,
 int arbel_mad_guid(struct arbel_dev *adev, u32 port, int index,
 		   __be64 *guid);
 int arbel_mad_pkey(struct arbel_dev *adev, u32 port, u16 index, u16 *pkey);
+int arbel_mad_local(struct arbel_dev *adev, u32 port, const struct ib_mad *in,
+		    struct ib_mad *out);
 
 #endif /* _ARBEL_MAD_H */

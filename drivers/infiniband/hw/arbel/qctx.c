@@ -97,7 +97,7 @@ static u8 arbel_wqe_shift(u32 bytes)
 /**
  * arbel_qp_wq_sizes() - the work queues of a new QP
  * @lim: the device's limits
- * @type: RC, UC or UD (others: -EOPNOTSUPP)
+ * @type: RC, UC, UD, or SMI or GSI (MLX; others: -EOPNOTSUPP)
  * @cap: what was asked for
  * @sz: the geometry, and the capacities to report back
  *
@@ -122,6 +122,11 @@ int arbel_qp_wq_sizes(const struct arbel_wq_limits *lim,
 		break;
 	case IB_QPT_UD:
 		tseg = ARBEL_SEG_UD;
+		break;
+	case IB_QPT_SMI:
+	case IB_QPT_GSI:
+		/* MLX: a pointer to the headers, an inline ICRC (mthca's) */
+		tseg = 2 * ARBEL_SEG_DATA;
 		break;
 	default:
 		return -EOPNOTSUPP;

@@ -8,8 +8,9 @@
  * through its states with the firmware's transition commands, each
  * carrying the context arbel_qp_encode() builds.
  *
- * RC, UC and UD user QPs only for now: kernel QPs (and with them the
- * special QPs) fail with EOPNOTSUPP, and the post verbs are absent.
+ * A kernel QP's buffer and records are the driver's, and so are its post
+ * verbs (kqp.c); the special QPs are kernel QPs whose sends are MLX
+ * (mlx.c).
  */
 
 #include <rdma/ib_cache.h>
@@ -21,11 +22,6 @@
 #include "mad.h"
 #include "queue.h"
 #include "verbs.h"
-
-static struct arbel_qp *to_aqp(struct ib_qp *ibqp)
-{
-	return container_of(ibqp, struct arbel_qp, ibqp);
-}
 
 static const enum arbel_icm_table_id arbel_qp_tables[] = {
 	ARBEL_ICM_QPC, ARBEL_ICM_EQPC, ARBEL_ICM_RDB,
@@ -53,16 +49,29 @@ static int arbel_qp_get_icm(struct arbel_dev *adev, u32 qpn)
 	return 0;
 }
 
+static u8 arbel_qp_st(enum ib_qp_type type)
+{
+	switch (type) {
+	case IB_QPT_RC:
+		return ARBEL_QP_ST_RC;
+	case IB_QPT_UC:
+		return ARBEL_QP_ST_UC;
+	case IB_QPT_UD:
+		return ARBEL_QP_ST_UD;
+	default:
+		return ARBEL_QP_ST_MLX;
+	}
+}
+
 static void arbel_qp_fill_static(struct arbel_dev *adev, struct arbel_qp *qp,
-				 const struct ib_qp_init_attr *init,
-				 const struct arbel_ucontext *ctx, u32 lkey)
+				 const struct ib_qp_init_attr *init, u32 uar,
+				 u32 lkey)
 {
 	const struct arbel_icm_place *rdb = &adev->layout.t[ARBEL_ICM_RDB];
 	struct arbel_qp_static *hw = &qp->hw;
 
-	hw->st = init->qp_type == IB_QPT_RC ? ARBEL_QP_ST_RC :
-		 init->qp_type == IB_QPT_UC ? ARBEL_QP_ST_UC : ARBEL_QP_ST_UD;
-	hw->uar = ctx->uar;
+	hw->st = arbel_qp_st(init->qp_type);
+	hw->uar = uar;
 	hw->pd = to_apd(qp->ibqp.pd)->pdn;
 	hw->wqe_lkey = lkey;
 	hw->sq_log_size = qp->sz.sq_max ? ilog2(qp->sz.sq_max) : 0;
@@ -77,25 +86,90 @@ static void arbel_qp_fill_static(struct arbel_dev *adev, struct arbel_qp *qp,
 		hw->srqn = to_asrq(init->srq)->srqn;
 	}
 	hw->sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
-	hw->user = true;
+	hw->user = !!qp->db;
 	hw->ra_buff = rdb->base + (u64)hw->qpn * rdb->entry_size;
 }
 
+/* a user QP's doorbell records, from its request */
+static int arbel_uqp_records(struct arbel_dev *adev, struct arbel_qp *qp,
+			     struct ib_udata *udata, u32 *lkey)
+{
+	struct arbel_ucontext *ctx = rdma_udata_to_drv_context(udata,
+			struct arbel_ucontext, ibucontext);
+	struct mthca_create_qp ucmd;
+	int err;
+
+	if (ib_copy_from_udata(&ucmd, udata, sizeof(ucmd)))
+		return -EFAULT;
+	qp->db = ctx->db;
+	err = arbel_db_map(adev, qp->ibqp.device, ctx->db, ucmd.sq_db_index,
+			   ucmd.sq_db_page);
+	if (err)
+		return err;
+	qp->hw.sq_db = ucmd.sq_db_index;
+	err = arbel_db_map(adev, qp->ibqp.device, ctx->db, ucmd.rq_db_index,
+			   ucmd.rq_db_page);
+	if (err) {
+		arbel_db_unmap(adev, ctx->db, qp->hw.sq_db);
+		return err;
+	}
+	qp->hw.rq_db = ucmd.rq_db_index;
+	*lkey = ucmd.lkey;
+	return 0;
+}
+
+/* free a QP's records and buffer, user or kernel; the HCA has let go */
+static void arbel_qp_free_records(struct arbel_dev *adev, struct arbel_qp *qp)
+{
+	if (!qp->db) {
+		arbel_kqp_free(adev, qp);
+		return;
+	}
+	arbel_db_unmap(adev, qp->db, qp->hw.rq_db);
+	arbel_db_unmap(adev, qp->db, qp->hw.sq_db);
+}
+
+/* a QP number: the special QP of the port asked for, or a free one */
+static int arbel_qp_number(struct arbel_dev *adev,
+			   const struct ib_qp_init_attr *init)
+{
+	switch (init->qp_type) {
+	case IB_QPT_SMI:
+	case IB_QPT_GSI:
+		if (init->port_num < 1 || init->port_num > adev->num_ports)
+			return -EINVAL;
+		return adev->kq.sqp_base + init->port_num - 1 +
+		       (init->qp_type == IB_QPT_GSI ? 2 : 0);
+	default:
+		return ida_alloc_range(&adev->qp_ida,
+				       adev->rsvd_qps + ARBEL_SPECIAL_QPS,
+				       adev->num_qps - 1, GFP_KERNEL);
+	}
+}
+
+static void arbel_qp_number_free(struct arbel_dev *adev, struct arbel_qp *qp)
+{
+	if (qp->hw.st != ARBEL_QP_ST_MLX)
+		ida_free(&adev->qp_ida, qp->hw.qpn);
+}
+
 /**
- * arbel_create_qp() - create a user QP (in the reset state)
+ * arbel_create_qp() - create a QP (in the reset state)
  * @ibqp: core object (its PD, CQs and SRQ set by the core)
  * @init: type, CQs, SRQ, capacities (written back: what the QP holds)
- * @udata: struct mthca_create_qp in; nothing out
+ * @udata: struct mthca_create_qp in, nothing out; NULL for a kernel QP
+ *
+ * A user QP is RC, UC or UD; a kernel one may also be a special QP (QP0,
+ * QP1: one each per port, their numbers set by CONF_SPECIAL_QP).
  *
  * Context: process; sleeps.
- * Return: 0 or a negative errno with nothing left behind.
+ * Return: 0 or a negative errno with nothing left behind; -EBUSY for a
+ * special QP the port already has.
  */
 int arbel_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		    struct ib_udata *udata)
 {
 	struct arbel_dev *adev = to_adev(ibqp->device);
-	struct arbel_ucontext *ctx = rdma_udata_to_drv_context(udata,
-			struct arbel_ucontext, ibucontext);
 	struct arbel_qp *qp = to_aqp(ibqp);
 	struct arbel_wq_limits lim = {
 		.max_wqes = 1U << adev->lim.log_max_qp_sz,
@@ -103,65 +177,63 @@ int arbel_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		.max_desc_sz = min(adev->lim.max_desc_sz,
 				   adev->lim.max_desc_sz_rq),
 	};
-	struct mthca_create_qp ucmd;
+	bool special = init->qp_type == IB_QPT_SMI ||
+		       init->qp_type == IB_QPT_GSI;
+	u32 lkey = 0;
 	int qpn, err;
 
-	if (!udata)
-		return -EOPNOTSUPP;
 	if (init->create_flags)
 		return -EOPNOTSUPP;
 	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UC &&
-	    init->qp_type != IB_QPT_UD)
+	    init->qp_type != IB_QPT_UD && (udata || !special))
+		return -EOPNOTSUPP;
+	if (!udata && init->srq)
 		return -EOPNOTSUPP;
 	err = arbel_qp_wq_sizes(&lim, init->qp_type, &init->cap, &qp->sz);
 	if (err)
 		return err;
-	if (ib_copy_from_udata(&ucmd, udata, sizeof(ucmd)))
-		return -EFAULT;
 
-	qpn = ida_alloc_range(&adev->qp_ida,
-			      adev->rsvd_qps + ARBEL_SPECIAL_QPS,
-			      adev->num_qps - 1, GFP_KERNEL);
+	qpn = arbel_qp_number(adev, init);
 	if (qpn < 0)
 		return qpn == -ENOSPC ? -ENOMEM : qpn;
 	qp->hw.qpn = qpn;
-	qp->db = ctx->db;
+	qp->hw.st = arbel_qp_st(init->qp_type);
+	err = xa_insert_irq(&adev->qp_xa, qpn, NULL, GFP_KERNEL);
+	if (err)
+		goto err_number;
 	err = arbel_qp_get_icm(adev, qpn);
 	if (err)
-		goto err_ida;
-	err = arbel_db_map(adev, ibqp->device, ctx->db, ucmd.sq_db_index,
-			   ucmd.sq_db_page);
+		goto err_xa;
+	if (udata)
+		err = arbel_uqp_records(adev, qp, udata, &lkey);
+	else
+		err = arbel_kqp_create(adev, qp, init);
 	if (err)
 		goto err_icm;
-	qp->hw.sq_db = ucmd.sq_db_index;
-	err = arbel_db_map(adev, ibqp->device, ctx->db, ucmd.rq_db_index,
-			   ucmd.rq_db_page);
-	if (err)
-		goto err_sq_db;
-	qp->hw.rq_db = ucmd.rq_db_index;
-	arbel_qp_fill_static(adev, qp, init, ctx, ucmd.lkey);
-	err = xa_insert_irq(&adev->qp_xa, qpn, qp, GFP_KERNEL);
-	if (err)
-		goto err_rq_db;
-
+	if (!udata)
+		lkey = qp->buf.mr.key;
+	arbel_qp_fill_static(adev, qp, init, udata ? qp->db->uar :
+			     adev->kq.uar, lkey);
+	if (special)
+		qp->hw.port = init->port_num;
 	mutex_init(&qp->mutex);
 	qp->state = IB_QPS_RESET;
-	ibqp->qp_num = qpn;
+	ibqp->qp_num = special ? init->qp_type == IB_QPT_GSI : qpn;
 	init->cap.max_send_wr = qp->sz.sq_max;
 	init->cap.max_recv_wr = qp->sz.rq_max;
 	init->cap.max_send_sge = qp->sz.max_send_sge;
 	init->cap.max_recv_sge = qp->sz.max_recv_sge;
 	init->cap.max_inline_data = qp->sz.max_inline;
+	/* events and completions may find it from here on */
+	xa_store_irq(&adev->qp_xa, qpn, qp, GFP_KERNEL);
 	return 0;
 
-err_rq_db:
-	arbel_db_unmap(adev, ctx->db, qp->hw.rq_db);
-err_sq_db:
-	arbel_db_unmap(adev, ctx->db, qp->hw.sq_db);
 err_icm:
 	arbel_qp_put_icm(adev, qpn, ARRAY_SIZE(arbel_qp_tables));
-err_ida:
-	ida_free(&adev->qp_ida, qpn);
+err_xa:
+	xa_erase_irq(&adev->qp_xa, qpn);
+err_number:
+	arbel_qp_number_free(adev, qp);
 	return err;
 }
 
@@ -257,6 +329,12 @@ int arbel_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		goto out;
 
 	qp->state = next;
+	if (next == IB_QPS_RESET && !qp->db)
+		arbel_kqp_reset(qp);
+	if (mask & IB_QP_QKEY)
+		qp->qkey = attr->qkey;
+	if (mask & IB_QP_PKEY_INDEX)
+		qp->pkey_index = attr->pkey_index;
 	if (mask & IB_QP_ACCESS_FLAGS)
 		qp->hw.access = attr->qp_access_flags;
 	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
@@ -338,10 +416,9 @@ int arbel_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 			return err;
 	}
 	arbel_queue_forget(adev, &adev->qp_xa, qpn);
-	arbel_db_unmap(adev, qp->db, qp->hw.rq_db);
-	arbel_db_unmap(adev, qp->db, qp->hw.sq_db);
+	arbel_qp_free_records(adev, qp);
 	arbel_qp_put_icm(adev, qpn, ARRAY_SIZE(arbel_qp_tables));
-	ida_free(&adev->qp_ida, qpn);
+	arbel_qp_number_free(adev, qp);
 	mutex_destroy(&qp->mutex);
 	return 0;
 }

@@ -2,9 +2,10 @@
 /*
  * The queues: completion queues (cq.c), queue pairs (qp.c), shared
  * receive queues (srq.c), the user doorbell pages they share (db.c), and
- * the events the EQ hands them (event.c).  User queues only: their
- * buffers and doorbell records live in the process, laid out by libmthca;
- * the driver gives them numbers, contexts and the firmware commands.
+ * the events the EQ hands them (event.c).  A user queue's buffers and
+ * doorbell records live in the process, laid out by libmthca; the driver
+ * gives it a number, a context and the firmware commands.  A kernel
+ * queue's are the driver's (kq.h), and so are its post and poll verbs.
  */
 #ifndef _ARBEL_QUEUE_H
 #define _ARBEL_QUEUE_H
@@ -17,6 +18,7 @@
 #include <arbel/eqe.h>
 #include <arbel/qctx.h>
 #include "compat.h"
+#include "kq.h"
 
 struct arbel_dev;
 
@@ -55,8 +57,14 @@ struct arbel_db_table {
  * @cqn: its number
  * @set_ci_db: consumer-counter doorbell record
  * @arm_db: arm doorbell record
- * @db: the context's doorbell pages holding both
+ * @db: the context's doorbell pages holding both (NULL: a kernel CQ)
  * @mutex: serialises resizes
+ * @arm_sn: completion events seen (mod 4), which an arm must name
+ * @buf: a kernel CQ's CQEs
+ * @lock: serialises a kernel CQ's polling, arming and cleaning
+ * @cons_index: CQEs a kernel CQ's consumer took
+ * @set_ci_rec: its consumer-counter record
+ * @arm_rec: its arm record
  */
 struct arbel_cq {
 	struct ib_cq ibcq;
@@ -65,6 +73,12 @@ struct arbel_cq {
 	u32 arm_db;
 	struct arbel_db_table *db;
 	struct mutex mutex;	/* resize */
+	u8 arm_sn;
+	struct arbel_kbuf buf;
+	spinlock_t lock;	/* kernel CQ: polling */
+	u32 cons_index;
+	__be32 *set_ci_rec;
+	__be32 *arm_rec;
 };
 
 /**
@@ -92,7 +106,15 @@ struct arbel_srq {
  * @sz: its work queues
  * @state: the state the last transition left
  * @mutex: serialises transitions and queries
- * @db: the context's doorbell pages holding the two records
+ * @db: the context's doorbell pages holding the two records (NULL: a
+ *	kernel QP)
+ * @buf: a kernel QP's WQEs (receive queue, send queue, MLX headers)
+ * @sq: a kernel QP's send queue
+ * @rq: a kernel QP's receive queue
+ * @hdr_base: offset of the MLX headers in @buf (special QPs)
+ * @sqp_psn: next PSN of a special QP's sends
+ * @qkey: a special QP's Q_Key (for a work request's high Q_Key)
+ * @pkey_index: QP0's P_Key index
  */
 struct arbel_qp {
 	struct ib_qp ibqp;
@@ -101,11 +123,23 @@ struct arbel_qp {
 	enum ib_qp_state state;
 	struct mutex mutex;	/* transitions */
 	struct arbel_db_table *db;
+	struct arbel_kbuf buf;
+	struct arbel_kwq sq;
+	struct arbel_kwq rq;
+	u32 hdr_base;
+	u32 sqp_psn;
+	u32 qkey;
+	u16 pkey_index;
 };
 
 static inline struct arbel_cq *to_acq(struct ib_cq *ibcq)
 {
 	return container_of(ibcq, struct arbel_cq, ibcq);
+}
+
+static inline struct arbel_qp *to_aqp(struct ib_qp *ibqp)
+{
+	return container_of(ibqp, struct arbel_qp, ibqp);
 }
 
 static inline struct arbel_srq *to_asrq(struct ib_srq *ibsrq)
@@ -126,6 +160,26 @@ int arbel_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		    struct arbel_cq_attrs *attrs);
 int arbel_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int arbel_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata);
+
+/* kcq.c */
+int arbel_kcq_create(struct arbel_dev *adev, struct arbel_cq *cq, u32 nent);
+int arbel_kcq_destroy(struct arbel_dev *adev, struct arbel_cq *cq);
+int arbel_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
+int arbel_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+void arbel_kcq_clean(struct arbel_cq *cq, u32 qpn);
+
+/* kqp.c, mlx.c */
+int arbel_kqp_create(struct arbel_dev *adev, struct arbel_qp *qp,
+		     struct ib_qp_init_attr *init);
+void arbel_kqp_free(struct arbel_dev *adev, struct arbel_qp *qp);
+void arbel_kqp_reset(struct arbel_qp *qp);
+void arbel_kqp_reset_wq(struct arbel_kwq *wq);
+int arbel_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		    const struct ib_send_wr **bad_wr);
+int arbel_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		    const struct ib_recv_wr **bad_wr);
+int arbel_mlx_build(struct arbel_dev *adev, struct arbel_qp *qp, u32 ind,
+		    const struct ib_ud_wr *wr, void *wqe, u32 *size);
 
 /* srq.c */
 int arbel_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,

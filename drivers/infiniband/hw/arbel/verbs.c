@@ -3,12 +3,10 @@
  * Verbs: the mthca user ABI (so that rdma-core's libmthca binds), user
  * contexts with one UAR page and its UAR context each, protection
  * domains, memory regions, device and port queries answered by the
- * firmware, restrack.  The queue verbs (CQ, QP, SRQ) are in their rooms
- * (cq.c, qp.c, srq.c): user queues only so far, so the ops only kernel
- * queues use (post, poll, arm) are absent and the core, seeing them
- * missing, attaches no kernel ULP to the device (kverbs_provider).  Address handles need no
- * kernel: on mem-free Arbel libmthca keeps a user AH's address vector in
- * the process and copies it into each UD WQE.
+ * firmware, restrack.  The queue verbs (CQ, QP, SRQ, AH) are in their
+ * rooms (cq.c, qp.c, srq.c and, for kernel queues, kcq.c, kqp.c, mlx.c,
+ * ah.c).  User AHs need no kernel: on mem-free Arbel libmthca keeps a
+ * user AH's address vector in the process and copies it into each UD WQE.
  */
 
 #include <linux/log2.h>
@@ -132,6 +130,20 @@ static int arbel_port_immutable(struct ib_device *ibdev, u32 port,
 	immutable->gid_tbl_len = attr.gid_tbl_len;
 	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
 	return 0;
+}
+
+/* MADs for the local agents: the firmware answers (mad.c) */
+static int arbel_process_mad(struct ib_device *ibdev, int mad_flags,
+			     u32 port, const struct ib_wc *in_wc,
+			     const struct ib_grh *in_grh,
+			     const struct ib_mad *in, struct ib_mad *out,
+			     size_t *out_size, u16 *out_pkey_index)
+{
+	int ret = arbel_mad_local(to_adev(ibdev), port, in, out);
+
+	if (ret & IB_MAD_RESULT_REPLY)
+		*out_size = sizeof(*out);
+	return ret;
 }
 
 static void arbel_dev_fw_str(struct ib_device *ibdev, char *str)
@@ -418,6 +430,7 @@ static const struct ib_device_ops arbel_dev_ops = {
 	.uverbs_no_driver_id_binding = 1,
 
 	.alloc_pd = arbel_alloc_pd,
+	.create_ah = arbel_create_ah,
 	.alloc_ucontext = arbel_alloc_ucontext,
 	.create_cq = arbel_create_cq,
 	.create_qp = arbel_create_qp,
@@ -425,6 +438,7 @@ static const struct ib_device_ops arbel_dev_ops = {
 	.dealloc_pd = arbel_dealloc_pd,
 	.dealloc_ucontext = arbel_dealloc_ucontext,
 	.dereg_mr = arbel_dereg_mr,
+	.destroy_ah = arbel_destroy_ah,
 	.destroy_cq = arbel_destroy_cq,
 	.destroy_qp = arbel_destroy_qp,
 	.destroy_srq = arbel_destroy_srq,
@@ -437,6 +451,11 @@ static const struct ib_device_ops arbel_dev_ops = {
 	.mmap = arbel_mmap,
 	.modify_qp = arbel_modify_qp,
 	.modify_srq = arbel_modify_srq,
+	.poll_cq = arbel_poll_cq,
+	.process_mad = arbel_process_mad,
+	.post_recv = arbel_post_recv,
+	.post_send = arbel_post_send,
+	.query_ah = arbel_query_ah,
 	.query_device = arbel_query_device,
 	.query_gid = arbel_query_gid,
 	.query_pkey = arbel_query_pkey,
@@ -444,8 +463,10 @@ static const struct ib_device_ops arbel_dev_ops = {
 	.query_qp = arbel_query_qp,
 	.query_srq = arbel_query_srq,
 	.reg_user_mr = arbel_reg_user_mr,
+	.req_notify_cq = arbel_req_notify_cq,
 	.resize_cq = arbel_resize_cq,
 
+	INIT_RDMA_OBJ_SIZE(ib_ah, arbel_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, arbel_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, arbel_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, arbel_qp, ibqp),
@@ -504,6 +525,11 @@ int arbel_register_ibdev(struct arbel_dev *adev)
 	ida_init(&adev->pd_ida);
 	ida_init(&adev->uar_ida);
 	arbel_queues_init(adev);
+	err = arbel_kq_init(adev);
+	if (err) {
+		dev_err(&adev->pdev->dev, "kernel queues: %d\n", err);
+		goto err_queues;
+	}
 	adev->eq.queue_event = arbel_queue_event;
 
 	ibdev->node_type = RDMA_NODE_IB_CA;
@@ -513,17 +539,22 @@ int arbel_register_ibdev(struct arbel_dev *adev)
 	ibdev->dev.parent = &adev->pdev->dev;
 	ib_set_device_ops(ibdev, &arbel_dev_ops);
 
+	/* the kernel's queues (the MAD agents') are made while registering */
+	adev->ibdev = ibdev;
 	err = ib_register_device(ibdev, "arbel%d", &adev->pdev->dev);
 	if (err) {
 		dev_err(&adev->pdev->dev, "ib_register_device failed: %d\n",
 			err);
-		arbel_queues_cleanup(adev);
-		ida_destroy(&adev->uar_ida);
-		ida_destroy(&adev->pd_ida);
-		goto err_dealloc;
+		adev->ibdev = NULL;
+		arbel_kq_cleanup(adev);
+		goto err_queues;
 	}
-	adev->ibdev = ibdev;
 	return 0;
+
+err_queues:
+	arbel_queues_cleanup(adev);
+	ida_destroy(&adev->uar_ida);
+	ida_destroy(&adev->pd_ida);
 
 err_dealloc:
 	ib_dealloc_device(ibdev);
@@ -544,6 +575,7 @@ err_dealloc:
 void arbel_unregister_ibdev(struct arbel_dev *adev)
 {
 	ib_unregister_device(adev->ibdev);
+	arbel_kq_cleanup(adev);
 	arbel_queues_cleanup(adev);
 	ida_destroy(&adev->uar_ida);
 	ida_destroy(&adev->pd_ida);

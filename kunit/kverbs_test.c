@@ -384,7 +384,7 @@ static struct ib_mr *kv_atomic_mr(struct kunit *test, struct kv_ctx *c)
 }
 
 static void kv_atomic_post(struct kunit *test, struct kv_ctx *c, u32 rkey,
-			  struct ib_wc *wc)
+			   struct ib_wc *wc)
 {
 	struct ib_sge sge[2] = {
 		{ .addr = c->dma[0], .length = 8,
@@ -567,6 +567,7 @@ static void kv_cq_event(struct kunit *test)
 			.send_flags = IB_SEND_SIGNALED },
 		.remote_addr = c->dma[1], .rkey = c->pd->unsafe_global_rkey,
 	};
+	unsigned long left;
 	struct ib_wc wc;
 	int i;
 
@@ -576,9 +577,10 @@ static void kv_cq_event(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, ib_req_notify_cq(c->cq, IB_CQ_NEXT_COMP |
 						IB_CQ_REPORT_MISSED_EVENTS), 0);
 		KUNIT_ASSERT_EQ(test, ib_post_send(c->a, &wr.wr, NULL), 0);
-		KUNIT_ASSERT_GT_MSG(test, wait_for_completion_timeout(&c->event,
-				msecs_to_jiffies(KV_TIMEOUT_MS)), 0,
-				"no completion event (arm %d)", i);
+		left = wait_for_completion_timeout(&c->event,
+						   msecs_to_jiffies(KV_TIMEOUT_MS));
+		KUNIT_ASSERT_GT_MSG(test, left, 0,
+				    "no completion event (arm %d)", i);
 		kv_poll(test, c, &wc, 1);
 		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	}
@@ -688,8 +690,10 @@ static void kv_mad_local_smp(struct kunit *test)
 	sb->ah = ah;
 	sb->timeout_ms = 1000;
 	KUNIT_EXPECT_EQ(test, ib_post_send_mad(sb, NULL), 0);
-	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&m->done,
-			msecs_to_jiffies(KV_TIMEOUT_MS)), 0);
+	KUNIT_EXPECT_GT(test,
+			wait_for_completion_timeout(&m->done,
+						    msecs_to_jiffies(KV_TIMEOUT_MS)),
+			0);
 	rdma_destroy_ah(ah, 0);
 	ib_unregister_mad_agent(agent);
 	KUNIT_ASSERT_EQ(test, m->got, 1);
@@ -718,6 +722,7 @@ static struct kunit_suite arbel_kverbs_suite = {
 	.exit = kv_exit,
 	.test_cases = kverbs_cases,
 };
+
 kunit_test_suites(&arbel_kverbs_suite);
 
 MODULE_DESCRIPTION("KUnit tests of arbel's kernel verbs against arbel-stub");

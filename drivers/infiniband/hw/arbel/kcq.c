@@ -223,8 +223,10 @@ int arbel_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 	spin_lock_irqsave(&cq->lock, irqflags);
 	sn = READ_ONCE(cq->arm_sn) & 3;
 	cq->arm_rec[0] = cpu_to_be32(cq->cons_index);
+	/* the counter before the command that makes the record an arm */
 	wmb();
 	cq->arm_rec[1] = arbel_dbrec_arm(ARBEL_DBREC_CQ_ARM, cq->cqn, cmd, sn);
+	/* the record before the doorbell */
 	wmb();
 	arbel_cq_db(db, cq->cqn, cmd, sn, cq->cons_index);
 	arbel_uar_write64(adev, db, ARBEL_UAR_CQ_DB);

@@ -121,21 +121,31 @@ static void kv_exit(struct kunit *test)
 	ib_device_put(c->dev);
 }
 
-static struct ib_qp *kv_qp(struct kunit *test, struct kv_ctx *c,
-			   enum ib_qp_type type)
+static struct ib_qp *kv_qp_srq(struct kunit *test, struct kv_ctx *c,
+			       enum ib_qp_type type, struct ib_srq *srq)
 {
 	struct ib_qp_init_attr init = {
+		.srq = srq,
 		.send_cq = c->cq, .recv_cq = c->cq, .qp_type = type,
 		.sq_sig_type = IB_SIGNAL_REQ_WR,
 		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
 			 .max_send_sge = 2, .max_recv_sge = 2,
 			 .max_inline_data = 64 },
 	};
-	struct ib_qp *qp = ib_create_qp(c->pd, &init);
+	struct ib_qp *qp;
 
+	if (srq)
+		init.cap.max_recv_wr = 0;
+	qp = ib_create_qp(c->pd, &init);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(qp), "create_qp: %ld",
 			       PTR_ERR(qp));
 	return qp;
+}
+
+static struct ib_qp *kv_qp(struct kunit *test, struct kv_ctx *c,
+			   enum ib_qp_type type)
+{
+	return kv_qp_srq(test, c, type, NULL);
 }
 
 /* RC QP @qp to RTS, connected to @peer through the port's own LID */
@@ -555,6 +565,58 @@ static void kv_ud(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, w->status, IB_WC_SUCCESS);
 }
 
+/*
+ * An SRQ feeding an RC QP: messages land in the WQEs posted, in any
+ * order of completion, and completed WQEs can be posted again (the free
+ * list), more times over than the SRQ holds.
+ */
+static void kv_srq(struct kunit *test)
+{
+	struct kv_ctx *c = test->priv;
+	struct ib_srq_init_attr sinit = { .attr = { .max_wr = 4,
+						    .max_sge = 1 } };
+	struct ib_sge sge = { .addr = c->dma[0], .length = 32,
+			      .lkey = c->pd->local_dma_lkey };
+	struct ib_send_wr wr = { .sg_list = &sge, .num_sge = 1,
+				 .opcode = IB_WR_SEND,
+				 .send_flags = IB_SEND_SIGNALED };
+	struct ib_sge rsge;
+	struct ib_recv_wr rwr = { .sg_list = &rsge, .num_sge = 1 };
+	struct ib_srq *srq;
+	struct ib_wc wc[2], *w;
+	int round;
+
+	srq = ib_create_srq(c->pd, &sinit);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(srq), "create_srq: %ld",
+			       PTR_ERR(srq));
+	c->a = kv_qp(test, c, IB_QPT_RC);
+	c->b = kv_qp_srq(test, c, IB_QPT_RC, srq);
+	kv_rc_connect(test, c, c->a, c->b);
+	kv_rc_connect(test, c, c->b, c->a);
+	for (round = 0; round < 12; round++) {
+		rsge = (struct ib_sge){ .addr = c->dma[1] + 64 * (round % 8),
+					.length = 64,
+					.lkey = c->pd->local_dma_lkey };
+		rwr.wr_id = 100 + round;
+		KUNIT_ASSERT_EQ(test, ib_post_srq_recv(srq, &rwr, NULL), 0);
+		kv_fill(c->buf[0], 32, round);
+		kv_sync(c, 0, true);
+		wr.wr_id = round;
+		KUNIT_ASSERT_EQ(test, ib_post_send(c->a, &wr, NULL), 0);
+		kv_poll(test, c, wc, 2);
+		kv_sync(c, 1, false);
+		w = kv_find(test, wc, 2, 100 + round);
+		KUNIT_ASSERT_NOT_NULL(test, w);
+		KUNIT_EXPECT_EQ(test, w->status, IB_WC_SUCCESS);
+		KUNIT_EXPECT_EQ(test, w->byte_len, 32);
+		KUNIT_EXPECT_EQ(test, memcmp(c->buf[1] + 64 * (round % 8),
+					     c->buf[0], 32), 0);
+	}
+	ib_destroy_qp(c->b);
+	c->b = NULL;
+	ib_destroy_srq(srq);
+}
+
 /* an armed CQ calls its handler once for the next completion */
 static void kv_cq_event(struct kunit *test)
 {
@@ -710,6 +772,7 @@ static struct kunit_case kverbs_cases[] = {
 	KUNIT_CASE(kv_atomic_refused),
 	KUNIT_CASE(kv_access_error),
 	KUNIT_CASE(kv_ud),
+	KUNIT_CASE(kv_srq),
 	KUNIT_CASE(kv_cq_event),
 	KUNIT_CASE(kv_refused),
 	KUNIT_CASE(kv_mad_local_smp),

@@ -137,12 +137,19 @@ static int arbel_kcq_poll_one(struct arbel_dev *adev, struct arbel_cq *cq,
 	qp = xa_load(&adev->qp_xa, ci.qpn);
 	if (!qp || qp->db)
 		return 1;
-	wq = arbel_kcq_wq(qp, &ci, &idx);
-	wq->tail += (idx - wq->last_comp - 1) % wq->max + 1;
-	wq->last_comp = idx;
-
 	memset(wc, 0, sizeof(*wc));
-	wc->wr_id = wq->wrid[idx];
+	if (!ci.is_send && qp->ibqp.srq) {
+		struct arbel_srq *srq = to_asrq(qp->ibqp.srq);
+
+		idx = (ci.wqe_addr >> srq->shift) & (srq->max - 1);
+		wc->wr_id = srq->wrid[idx];
+		arbel_ksrq_free_wqe(srq, ci.wqe_addr);
+	} else {
+		wq = arbel_kcq_wq(qp, &ci, &idx);
+		wq->tail += (idx - wq->last_comp - 1) % wq->max + 1;
+		wq->last_comp = idx;
+		wc->wr_id = wq->wrid[idx];
+	}
 	wc->qp = &qp->ibqp;
 	if (ci.error) {
 		wc->status = arbel_cqe_status(ci.syndrome);
@@ -241,15 +248,17 @@ int arbel_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
  * arbel_kcq_clean() - drop a destroyed QP's unpolled CQEs
  * @cq: a kernel CQ
  * @qpn: the QP, reset and out of the QP table
+ * @srq: its SRQ, or NULL
  *
  * Its entries are marked with a QP number no QP has, so that a new QP
  * given the same number never sees them; the poll loop consumes them
- * silently.  Holding the lock also waits for a poller that still holds
- * the QP.
+ * silently.  The SRQ WQEs its receive entries completed go back on the
+ * SRQ's free list.  Holding the lock also waits for a poller that still
+ * holds the QP.
  *
  * Context: any.
  */
-void arbel_kcq_clean(struct arbel_cq *cq, u32 qpn)
+void arbel_kcq_clean(struct arbel_cq *cq, u32 qpn, struct arbel_srq *srq)
 {
 	unsigned long flags;
 	u32 n;
@@ -262,8 +271,16 @@ void arbel_kcq_clean(struct arbel_cq *cq, u32 qpn)
 
 		if (arbel_cqe_hw_owned(cqe))
 			break;
-		if ((be32_to_cpu(cqe[0]) & GENMASK(23, 0)) == qpn)
-			cqe[0] = cpu_to_be32(GENMASK(23, 0));
+		if ((be32_to_cpu(cqe[0]) & GENMASK(23, 0)) != qpn)
+			continue;
+		if (srq) {
+			struct arbel_cqe_info ci;
+
+			arbel_cqe_decode(cqe, &ci);
+			if (!ci.is_send)
+				arbel_ksrq_free_wqe(srq, ci.wqe_addr);
+		}
+		cqe[0] = cpu_to_be32(GENMASK(23, 0));
 	}
 	spin_unlock_irqrestore(&cq->lock, flags);
 }

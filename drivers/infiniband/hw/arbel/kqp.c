@@ -140,6 +140,16 @@ err_buf:
 	return err;
 }
 
+/* the QP's unpolled CQEs go (with their SRQ WQEs back on its list) */
+static void arbel_kqp_clean(struct arbel_qp *qp)
+{
+	struct arbel_srq *srq = qp->ibqp.srq ? to_asrq(qp->ibqp.srq) : NULL;
+
+	arbel_kcq_clean(to_acq(qp->ibqp.recv_cq), qp->hw.qpn, srq);
+	if (qp->ibqp.recv_cq != qp->ibqp.send_cq)
+		arbel_kcq_clean(to_acq(qp->ibqp.send_cq), qp->hw.qpn, NULL);
+}
+
 /**
  * arbel_kqp_free() - free what arbel_kqp_create() took
  * @adev: the HCA
@@ -149,9 +159,7 @@ err_buf:
  */
 void arbel_kqp_free(struct arbel_dev *adev, struct arbel_qp *qp)
 {
-	arbel_kcq_clean(to_acq(qp->ibqp.send_cq), qp->hw.qpn);
-	if (qp->ibqp.recv_cq != qp->ibqp.send_cq)
-		arbel_kcq_clean(to_acq(qp->ibqp.recv_cq), qp->hw.qpn);
+	arbel_kqp_clean(qp);
 	arbel_kdb_free(adev, qp->sq.rec_index);
 	arbel_kdb_free(adev, qp->rq.rec_index);
 	kfree(qp->rq.wrid);
@@ -171,9 +179,7 @@ void arbel_kqp_reset(struct arbel_qp *qp)
 {
 	unsigned long flags;
 
-	arbel_kcq_clean(to_acq(qp->ibqp.send_cq), qp->hw.qpn);
-	if (qp->ibqp.recv_cq != qp->ibqp.send_cq)
-		arbel_kcq_clean(to_acq(qp->ibqp.recv_cq), qp->hw.qpn);
+	arbel_kqp_clean(qp);
 	spin_lock_irqsave(&qp->sq.lock, flags);
 	arbel_kqp_reset_wq(&qp->sq);
 	spin_unlock_irqrestore(&qp->sq.lock, flags);

@@ -187,8 +187,6 @@ int arbel_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UC &&
 	    init->qp_type != IB_QPT_UD && (udata || !special))
 		return -EOPNOTSUPP;
-	if (!udata && init->srq)
-		return -EOPNOTSUPP;
 	err = arbel_qp_wq_sizes(&lim, init->qp_type, &init->cap, &qp->sz);
 	if (err)
 		return err;

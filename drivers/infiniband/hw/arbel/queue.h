@@ -88,7 +88,15 @@ struct arbel_cq {
  * @max: WQEs (a power of two; one is kept empty)
  * @max_gs: scatter entries per WQE
  * @db_index: doorbell record
- * @db: the context's doorbell pages
+ * @db: the context's doorbell pages (NULL: a kernel SRQ)
+ * @buf: a kernel SRQ's WQEs
+ * @lock: serialises a kernel SRQ's posting and freeing
+ * @shift: log2 of its stride
+ * @first_free: its first free WQE (the free list runs through the WQEs)
+ * @last_free: its last free WQE
+ * @counter: WQEs posted
+ * @rec: its doorbell record
+ * @wrid: the work request ID of each WQE
  */
 struct arbel_srq {
 	struct ib_srq ibsrq;
@@ -97,6 +105,14 @@ struct arbel_srq {
 	u32 max_gs;
 	u32 db_index;
 	struct arbel_db_table *db;
+	struct arbel_kbuf buf;
+	spinlock_t lock;	/* kernel SRQ: the free list */
+	u8 shift;
+	int first_free;
+	int last_free;
+	u32 counter;
+	__be32 *rec;
+	u64 *wrid;
 };
 
 /**
@@ -166,7 +182,7 @@ int arbel_kcq_create(struct arbel_dev *adev, struct arbel_cq *cq, u32 nent);
 int arbel_kcq_destroy(struct arbel_dev *adev, struct arbel_cq *cq);
 int arbel_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
 int arbel_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
-void arbel_kcq_clean(struct arbel_cq *cq, u32 qpn);
+void arbel_kcq_clean(struct arbel_cq *cq, u32 qpn, struct arbel_srq *srq);
 
 /* kqp.c, mlx.c */
 int arbel_kqp_create(struct arbel_dev *adev, struct arbel_qp *qp,
@@ -180,6 +196,13 @@ int arbel_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		    const struct ib_recv_wr **bad_wr);
 int arbel_mlx_build(struct arbel_dev *adev, struct arbel_qp *qp, u32 ind,
 		    const struct ib_ud_wr *wr, void *wqe, u32 *size);
+
+/* ksrq.c */
+int arbel_ksrq_create(struct arbel_dev *adev, struct arbel_srq *srq);
+void arbel_ksrq_free(struct arbel_dev *adev, struct arbel_srq *srq);
+void arbel_ksrq_free_wqe(struct arbel_srq *srq, u32 wqe_addr);
+int arbel_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
+			const struct ib_recv_wr **bad_wr);
 
 /* srq.c */
 int arbel_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,

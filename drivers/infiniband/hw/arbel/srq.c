@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Shared receive queues.  As for CQs, a user SRQ's WQE buffer is a region
+ * Shared receive queues (a kernel SRQ's WQEs: ksrq.c).  As for CQs, a
+ * user SRQ's WQE buffer is a region
  * libmthca registers itself (based at 0) and its doorbell record is in the
  * process's doorbell pages; the driver numbers it, maps the ICM of its
  * context and hands it over with SW2HW_SRQ.  The limit event is armed with
@@ -19,11 +20,43 @@
 #include "queue.h"
 #include "verbs.h"
 
+/* a user SRQ's doorbell record, from its request */
+static int arbel_usrq_record(struct arbel_dev *adev, struct arbel_srq *srq,
+			     struct ib_udata *udata, struct arbel_srqc *srqc)
+{
+	struct arbel_ucontext *ctx = rdma_udata_to_drv_context(udata,
+			struct arbel_ucontext, ibucontext);
+	struct mthca_create_srq ucmd;
+	int err;
+
+	if (ib_copy_from_udata(&ucmd, udata, sizeof(ucmd)))
+		return -EFAULT;
+	srq->db = ctx->db;
+	err = arbel_db_map(adev, srq->ibsrq.device, ctx->db, ucmd.db_index,
+			   ucmd.db_page);
+	if (err)
+		return err;
+	srq->db_index = ucmd.db_index;
+	srqc->lkey = ucmd.lkey;
+	srqc->uar = ctx->uar;
+	return 0;
+}
+
+static void arbel_srq_free_records(struct arbel_dev *adev,
+				   struct arbel_srq *srq)
+{
+	if (srq->db)
+		arbel_db_unmap(adev, srq->db, srq->db_index);
+	else
+		arbel_ksrq_free(adev, srq);
+}
+
 /**
- * arbel_create_srq() - create a user SRQ
+ * arbel_create_srq() - create an SRQ
  * @ibsrq: core object
  * @init: size and scatter entries wanted (written back: what it holds)
- * @udata: struct mthca_create_srq in, struct mthca_create_srq_resp out
+ * @udata: struct mthca_create_srq in, struct mthca_create_srq_resp out;
+ *	   NULL for a kernel SRQ (its WQEs are the driver's: ksrq.c)
  *
  * The SRQ holds the smallest power of two WQEs above max_wr (libmthca
  * keeps one empty), each with room for max_sge entries.
@@ -35,11 +68,8 @@ int arbel_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 		     struct ib_udata *udata)
 {
 	struct arbel_dev *adev = to_adev(ibsrq->device);
-	struct arbel_ucontext *ctx = rdma_udata_to_drv_context(udata,
-			struct arbel_ucontext, ibucontext);
 	struct mthca_create_srq_resp resp = {};
 	struct arbel_srq *srq = to_asrq(ibsrq);
-	struct mthca_create_srq ucmd;
 	struct arbel_srqc srqc = {};
 	struct arbel_wq_limits lim = {
 		.max_wqes = 1U << adev->lim.log_max_srq_sz,
@@ -49,8 +79,6 @@ int arbel_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 	u8 ctxb[ARBEL_SRQC_SIZE];
 	int srqn, shift, err;
 
-	if (!udata)
-		return -EOPNOTSUPP;
 	if (init->srq_type != IB_SRQT_BASIC)
 		return -EOPNOTSUPP;
 	if (!init->attr.max_wr || init->attr.max_wr >= lim.max_wqes)
@@ -58,8 +86,7 @@ int arbel_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 	shift = arbel_srq_wqe_shift(&lim, init->attr.max_sge);
 	if (shift < 0)
 		return shift;
-	if (ib_copy_from_udata(&ucmd, udata, sizeof(ucmd)))
-		return -EFAULT;
+	srq->shift = shift;
 	srq->max = roundup_pow_of_two(init->attr.max_wr + 1);
 	srq->max_gs = min_t(u32, lim.max_sg, ((1U << shift) - 16) / 16);
 
@@ -68,23 +95,24 @@ int arbel_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 	if (srqn < 0)
 		return srqn == -ENOSPC ? -ENOMEM : srqn;
 	srq->srqn = srqn;
-	srq->db = ctx->db;
 	err = arbel_icm_table_get_range(&adev->icm[ARBEL_ICM_SRQC], srqn,
 					srqn);
 	if (err)
 		goto err_ida;
-	err = arbel_db_map(adev, ibsrq->device, ctx->db, ucmd.db_index,
-			   ucmd.db_page);
+	if (udata) {
+		err = arbel_usrq_record(adev, srq, udata, &srqc);
+	} else {
+		err = arbel_ksrq_create(adev, srq);
+		srqc.lkey = srq->buf.mr.key;
+		srqc.uar = adev->kq.uar;
+	}
 	if (err)
 		goto err_icm;
-	srq->db_index = ucmd.db_index;
 
 	srqc.srqn = srqn;
 	srqc.log_size = ilog2(srq->max);
-	srqc.lkey = ucmd.lkey;
-	srqc.db = ucmd.db_index;
+	srqc.db = srq->db_index;
 	srqc.wqe_shift = shift;
-	srqc.uar = ctx->uar;
 	srqc.eqn = adev->eq.eqn;
 	srqc.pd = to_apd(ibsrq->pd)->pdn;
 	arbel_srqc_encode(&srqc, ctxb);
@@ -96,9 +124,12 @@ int arbel_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 		goto err_xa;
 
 	resp.srqn = srqn;
-	err = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
-	if (err)
-		goto err_hw;
+	if (udata) {
+		err = ib_copy_to_udata(udata, &resp,
+				       min(udata->outlen, sizeof(resp)));
+		if (err)
+			goto err_hw;
+	}
 	init->attr.max_wr = srq->max - 1;
 	init->attr.max_sge = srq->max_gs;
 	return 0;
@@ -111,7 +142,7 @@ err_hw:
 err_xa:
 	arbel_queue_forget(adev, &adev->srq_xa, srqn);
 err_db:
-	arbel_db_unmap(adev, ctx->db, srq->db_index);
+	arbel_srq_free_records(adev, srq);
 err_icm:
 	arbel_icm_table_put_range(&adev->icm[ARBEL_ICM_SRQC], srqn, srqn);
 err_ida:
@@ -188,7 +219,7 @@ int arbel_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 	if (err && !arbel_cmd_failed(&adev->cmd))
 		return err;
 	arbel_queue_forget(adev, &adev->srq_xa, srq->srqn);
-	arbel_db_unmap(adev, srq->db, srq->db_index);
+	arbel_srq_free_records(adev, srq);
 	arbel_icm_table_put_range(&adev->icm[ARBEL_ICM_SRQC], srq->srqn,
 				  srq->srqn);
 	ida_free(&adev->srq_ida, srq->srqn);

@@ -455,6 +455,7 @@ static const struct ib_device_ops arbel_dev_ops = {
 	.process_mad = arbel_process_mad,
 	.post_recv = arbel_post_recv,
 	.post_send = arbel_post_send,
+	.post_srq_recv = arbel_post_srq_recv,
 	.query_ah = arbel_query_ah,
 	.query_device = arbel_query_device,
 	.query_gid = arbel_query_gid,

@@ -3,7 +3,7 @@
  * KUnit tests of the WQE segment encoders, the CQE decoder and the
  * doorbell encoders of kernel queues (wqe.c).
  *
- * Golden values are written by hand from the PRM (iPXE's MT25218_PRM.h):
+ * Golden values are written by hand from the PRM (iPXE's MT25218 header):
  * arbelprm_wqe_segment_next_st, _ctrl_send_st, _ctrl_mlx_st,
  * _remote_address_st, _atomic_st, _ud_st, arbelprm_ud_address_vector_st,
  * _data_ptr_st, _data_inline_st, arbelprm_recv_wqe_segment_next_st,

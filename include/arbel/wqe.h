@@ -5,7 +5,7 @@
  * writes, the doorbell records and the two UAR doorbells, and their pure
  * encoding and decoding (wqe.c).  Pure: UML-testable.
  *
- * Layouts: iPXE's PRM header for the MT25218 (MT25218_PRM.h):
+ * Layouts: iPXE's PRM header for the MT25218 (named in arbel-hw.rst):
  * arbelprm_wqe_segment_next_st, _ctrl_send_st, _ctrl_mlx_st,
  * _remote_address_st, _atomic_st, _ud_st with arbelprm_ud_address_vector_st,
  * _data_ptr_st, _data_inline_st, arbelprm_recv_wqe_segment_next_st,

@@ -40,17 +40,42 @@ import bringup_cases as cases  # noqa: E402
 # The bring-up, from the reset to the dev_info line, then the event queue
 # (its ring's region, SW2HW_EQ, MAP_EQ, the interrupt test), then the
 # port's link (INIT_IB), then the ib_device's registration: NodeInfo,
-# NodeDescription, PortInfo, P_Keys, GUIDs.  mthca's order: the EQ after INIT_HCA and QUERY_ADAPTER, its
-# buffer's region before SW2HW_EQ, MAP_EQ before the NOP test.
+# NodeDescription, PortInfo, P_Keys, GUIDs, and the MAD layer's queues.
+# mthca's order: the EQ after INIT_HCA and QUERY_ADAPTER, its buffer's
+# region before SW2HW_EQ, MAP_EQ before the NOP test.
 HCA_UP = ('RESET (RESET )*QUERY_FW:00 ENABLE_LAM:22 (MAP_FA:00 )+RUN_FW:00 '
           'QUERY_DEV_LIM:00 SET_ICM_SIZE:00 MAP_ICM_AUX:00 (MAP_ICM:00 )+'
           'INIT_HCA:00 QUERY_ADAPTER:00 ')
 EQ_UP = 'SW2HW_MPT:00 SW2HW_EQ:00 MAP_EQ:00 NOP:00 '
 # the EQ torn down: MAP_EQ (unmap), HW2SW_EQ, the ring's region
 EQ_DOWN = 'MAP_EQ:00 HW2SW_EQ:00 HW2SW_MPT:00 '
-IB_UP = 'INIT_IB:00 (MAD_IFC:00 )+'
-# the link taken down first, on remove
-IB_DOWN = 'CLOSE_IB:00 '
+# The kernel's MAD layer opening the port once the ib_device is
+# registered (ib_mad's QP0 and QP1 and what they need; arbel.rst, "Kernel
+# queues"): the special QPs configured (CONF_SPECIAL_QP for QP0's and
+# QP1's numbers), the PD's region, the CQ's buffer region, the CQ context's
+# ICM page if it is the first CQ, the CQ, QP0's and QP1's buffer regions,
+# then each QP through INIT and RTR to RTS.  The core's cache refresh runs
+# from a work queue, so its MAD_IFC queries may come between any two.
+MAD_UP_OPS = ('CONF_SPECIAL_QP:00 ', 'CONF_SPECIAL_QP:00 ', 'SW2HW_MPT:00 ',
+              'SW2HW_MPT:00 ', '(MAP_ICM:00 )?', 'SW2HW_CQ:00 ',
+              'SW2HW_MPT:00 ', 'SW2HW_MPT:00 ') + \
+    ('RST2INIT_QPEE:00 ', 'INIT2RTR_QPEE:00 ', 'RTR2RTS_QPEE:00 ') * 2
+
+
+def among_mads(ops):
+    """The pattern of ops in order, MAD_IFC commands allowed between."""
+    return '(MAD_IFC:00 )*' + ''.join(f'{op}(MAD_IFC:00 )*' for op in ops)
+
+
+IB_UP = 'INIT_IB:00 (MAD_IFC:00 )+' + among_mads(MAD_UP_OPS)
+# On remove the MAD layer goes first, in the reverse order (each QP to
+# RESET and its buffer's region, the CQ, its region, the PD's; the special
+# QPs unconfigured; the CQ context's ICM page once no CQ is left), then
+# the link.
+MAD_DOWN = ('ERR2RST_QPEE:00 HW2SW_MPT:00 ERR2RST_QPEE:00 HW2SW_MPT:00 '
+            'HW2SW_CQ:00 HW2SW_MPT:00 HW2SW_MPT:00 CONF_SPECIAL_QP:00 '
+            'CONF_SPECIAL_QP:00 (UNMAP_ICM:00 )?')
+IB_DOWN = MAD_DOWN + 'CLOSE_IB:00 '
 BRINGUP = HCA_UP + EQ_UP + IB_UP
 # polling=1: no event queue at all
 BRINGUP_POLLING = HCA_UP + IB_UP

@@ -16,12 +16,21 @@ import bringup_judge as judge
 UP = ('RESET QUERY_FW:00 ENABLE_LAM:22 MAP_FA:00 RUN_FW:00 QUERY_DEV_LIM:00 '
       'SET_ICM_SIZE:00 MAP_ICM_AUX:00 MAP_ICM:00 MAP_ICM:00 INIT_HCA:00 '
       'QUERY_ADAPTER:00 SW2HW_MPT:00 SW2HW_EQ:00 MAP_EQ:00 NOP:00 '
-      'INIT_IB:00 MAD_IFC:00 MAD_IFC:00').split()
+      'INIT_IB:00 MAD_IFC:00 MAD_IFC:00 CONF_SPECIAL_QP:00 CONF_SPECIAL_QP:00 '
+      'MAD_IFC:00 SW2HW_MPT:00 SW2HW_MPT:00 MAP_ICM:00 SW2HW_CQ:00 SW2HW_MPT:00 '
+      'SW2HW_MPT:00 MAD_IFC:00 RST2INIT_QPEE:00 INIT2RTR_QPEE:00 RTR2RTS_QPEE:00 '
+      'RST2INIT_QPEE:00 INIT2RTR_QPEE:00 RTR2RTS_QPEE:00 MAD_IFC:00').split()
+# the event queue's part of UP
+EQ_UP = slice(UP.index('QUERY_ADAPTER:00') + 1, UP.index('INIT_IB:00'))
 EQ_DOWN = 'MAP_EQ:00 HW2SW_EQ:00 HW2SW_MPT:00'.split()
-DOWN = ['CLOSE_IB:00'] + EQ_DOWN + ('CLOSE_HCA:00 UNMAP_ICM:00 UNMAP_ICM:00 UNMAP_ICM_AUX:00 '
-                  'UNMAP_FA:00').split()
-HCA_DOWN = DOWN[1 + len(EQ_DOWN):]
-POLL_DOWN = ['CLOSE_IB:00'] + HCA_DOWN   # polling=1: the link, no EQ
+MAD_DOWN = ('ERR2RST_QPEE:00 HW2SW_MPT:00 ERR2RST_QPEE:00 HW2SW_MPT:00 HW2SW_CQ:00 '
+            'HW2SW_MPT:00 HW2SW_MPT:00 CONF_SPECIAL_QP:00 CONF_SPECIAL_QP:00 '
+            'UNMAP_ICM:00').split()
+IB_DOWN = MAD_DOWN + ['CLOSE_IB:00']
+HCA_DOWN = ('CLOSE_HCA:00 UNMAP_ICM:00 UNMAP_ICM:00 UNMAP_ICM_AUX:00 '
+            'UNMAP_FA:00').split()
+DOWN = IB_DOWN + EQ_DOWN + HCA_DOWN
+POLL_DOWN = IB_DOWN + HCA_DOWN   # polling=1: the link, no EQ
 
 
 class FakePhase:
@@ -87,7 +96,7 @@ class Sequence(unittest.TestCase):
 
     def test_event_queue(self):
         # the EQ's commands are required, in mthca's order
-        no_eq = [x for x in UP if not x.startswith(('SW2HW_', 'MAP_EQ', 'NOP'))]
+        no_eq = UP[:EQ_UP.start] + UP[EQ_UP.stop:]
         self.assertEqual(self.verdict(no_eq, judge.BRINGUP), (0, 1))
         swapped = [{'MAP_EQ:00': 'SW2HW_EQ:00', 'SW2HW_EQ:00': 'MAP_EQ:00'}
                    .get(x, x) for x in UP]
@@ -114,6 +123,22 @@ class Sequence(unittest.TestCase):
         # polling after a failed test: no EQ teardown on remove
         self.assertEqual(self.verdict(intx + DOWN, judge.BRINGUP_INTX_NOP +
                                       judge.TEARDOWN_POLLING), (0, 1))
+
+    def test_mad_layer(self):
+        # the MAD layer's queues are required, each QP through to RTS
+        i = UP.index('INIT_IB:00') + 1
+        only_ib = UP[:i] + ['MAD_IFC:00']
+        self.assertEqual(self.verdict(only_ib, judge.BRINGUP), (0, 1))
+        no_qp1 = UP[:-4] + ['MAD_IFC:00']
+        self.assertEqual(self.verdict(no_qp1, judge.BRINGUP), (0, 1))
+        # the cache's MAD_IFC queries may come anywhere in it
+        mixed = UP[:i] + [y for x in UP[i:] for y in (x, 'MAD_IFC:00')]
+        self.assertEqual(self.verdict(mixed, judge.BRINGUP), (1, 0))
+        # a QP left to the firmware at remove, the link closed first
+        self.assertEqual(self.verdict(MAD_DOWN[2:] + DOWN[len(MAD_DOWN):],
+                                      judge.TEARDOWN), (0, 1))
+        late = ['CLOSE_IB:00'] + MAD_DOWN + DOWN[len(IB_DOWN):]
+        self.assertEqual(self.verdict(late, judge.TEARDOWN), (0, 1))
 
     def test_no_mark(self):
         j = new_judge()

@@ -154,6 +154,15 @@ int arbel_hca_reset(struct arbel_dev *adev);
 void arbel_dev_fail(struct arbel_dev *adev, const char *why);
 void arbel_dev_fatal(struct arbel_dev *adev, const char *why);
 
+/*
+ * 0 while the device is alive, -EIO once it failed: a kernel queue's post
+ * checks it under the queue's lock (arbel_kq_fatal() waits for those).
+ */
+static inline int arbel_dev_posting(struct arbel_dev *adev)
+{
+	return READ_ONCE(adev->cmd.state) == ARBEL_ALIVE ? 0 : -EIO;
+}
+
 /* hca.c */
 int arbel_hca_init(struct arbel_dev *adev, u8 log_num_mpts, u8 log_num_mtts);
 void arbel_hca_cleanup(struct arbel_dev *adev);

@@ -171,11 +171,97 @@ static int arbel_kcq_poll_one(struct arbel_dev *adev, struct arbel_cq *cq,
 	return 0;
 }
 
+/* the outstanding WQEs of @wq, completed in software as flushed */
+static int arbel_kcq_flush_wq(struct arbel_qp *qp, struct arbel_kwq *wq,
+			      int num_entries, struct ib_wc *wc)
+{
+	int n = 0;
+
+	for (; n < num_entries && wq->tail != wq->head; n++, wq->tail++) {
+		memset(wc + n, 0, sizeof(*wc));
+		wc[n].wr_id = wq->wrid[wq->tail & (wq->max - 1)];
+		wc[n].status = IB_WC_WR_FLUSH_ERR;
+		wc[n].qp = &qp->ibqp;
+	}
+	return n;
+}
+
+/*
+ * The HCA has been reset (the device failed): it completes nothing any
+ * more, so every WQE still outstanding on a kernel QP of this CQ is
+ * completed here, flushed, as the QP's error state would have (mlx5 does
+ * the same after an internal error).  SRQ WQEs are not: they belong to no
+ * QP.  Called with @cq->lock held, which the QP's destroy takes before it
+ * frees the QP (arbel_kcq_clean()).
+ */
+static int arbel_kcq_flush(struct arbel_dev *adev, struct arbel_cq *cq,
+			   int num_entries, struct ib_wc *wc)
+{
+	struct arbel_qp *qp;
+	unsigned long i;
+	int n = 0;
+
+	xa_for_each(&adev->qp_xa, i, qp) {
+		if (qp->db)
+			continue;
+		if (qp->ibqp.send_cq == &cq->ibcq)
+			n += arbel_kcq_flush_wq(qp, &qp->sq, num_entries - n,
+						wc + n);
+		if (qp->ibqp.recv_cq == &cq->ibcq && !qp->ibqp.srq)
+			n += arbel_kcq_flush_wq(qp, &qp->rq, num_entries - n,
+						wc + n);
+		if (n == num_entries)
+			break;
+	}
+	return n;
+}
+
+/**
+ * arbel_kq_fatal() - kernel queues after the HCA's reset on a fatal error
+ * @adev: the HCA, %ARBEL_GONE
+ *
+ * Waits for posts that began before the device failed (posts refuse a
+ * failed device), then calls the completion handler of every kernel CQ,
+ * so that its consumer polls and gets its outstanding work requests back
+ * flushed (arbel_poll_cq()).  Consumers such as the MAD layer wait for
+ * every send to complete before they let the device go.  Holding the
+ * tables' locks keeps the queues from being freed meanwhile.
+ *
+ * Context: process.
+ */
+void arbel_kq_fatal(struct arbel_dev *adev)
+{
+	unsigned long i, flags;
+	struct arbel_qp *qp;
+	struct arbel_cq *cq;
+
+	xa_lock_irqsave(&adev->qp_xa, flags);
+	xa_for_each(&adev->qp_xa, i, qp) {
+		if (qp->db)
+			continue;
+		spin_lock(&qp->sq.lock);
+		spin_unlock(&qp->sq.lock);
+		spin_lock(&qp->rq.lock);
+		spin_unlock(&qp->rq.lock);
+	}
+	xa_unlock_irqrestore(&adev->qp_xa, flags);
+
+	xa_lock_irqsave(&adev->cq_xa, flags);
+	xa_for_each(&adev->cq_xa, i, cq)
+		if (!cq->db && cq->ibcq.comp_handler &&
+		    cq->ibcq.poll_ctx != IB_POLL_DIRECT)
+			cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+	xa_unlock_irqrestore(&adev->cq_xa, flags);
+}
+
 /**
  * arbel_poll_cq() - take completions of a kernel CQ
  * @ibcq: the CQ
  * @num_entries: room in @wc
  * @wc: receives them
+ *
+ * Once the HCA has been reset after a fatal error, the work requests it
+ * did not complete are returned flushed (IB_WC_WR_FLUSH_ERR).
  *
  * Context: any.
  * Return: the number taken.
@@ -197,6 +283,9 @@ int arbel_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 		if (!ret)
 			n++;
 	}
+	/* the CQEs written before a reset first, then the flushed rest */
+	if (n < num_entries && READ_ONCE(adev->cmd.state) == ARBEL_GONE)
+		n += arbel_kcq_flush(adev, cq, num_entries - n, wc + n);
 	if (cq->cons_index != start) {
 		/* the entries are the HCA's again before it may count them */
 		wmb();

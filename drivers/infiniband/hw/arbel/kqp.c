@@ -213,8 +213,9 @@ static bool arbel_kwq_full(struct arbel_kwq *wq, u32 nreq, struct ib_cq *ibcq)
  * @bad_wr: receives the first one not posted
  *
  * Context: any.
- * Return: 0; -ENOMEM when the queue is full; -EINVAL for too many scatter
- * entries.  The requests before @bad_wr are posted.
+ * Return: 0; -EIO once the device failed; -ENOMEM when the queue is
+ * full; -EINVAL for too many scatter entries.  The requests before
+ * @bad_wr are posted.
  */
 int arbel_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		    const struct ib_recv_wr **bad_wr)
@@ -223,10 +224,11 @@ int arbel_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	struct arbel_kwq *rq = &qp->rq;
 	unsigned long flags;
 	u32 nreq = 0;
-	int err = 0, i;
+	int err, i;
 
 	spin_lock_irqsave(&rq->lock, flags);
-	for (; wr; wr = wr->next, nreq++) {
+	err = arbel_dev_posting(to_adev(ibqp->device));
+	for (; wr && !err; wr = wr->next, nreq++) {
 		void *wqe, *seg;
 
 		if (arbel_kwq_full(rq, nreq, ibqp->recv_cq)) {
@@ -389,9 +391,10 @@ static void arbel_kqp_ring(struct arbel_dev *adev, struct arbel_qp *qp,
  * @bad_wr: receives the first one not posted
  *
  * Context: any.
- * Return: 0; -ENOMEM when the queue is full; -EINVAL for an opcode the QP
- * type has not, too many gather entries or too much inline data.  The
- * requests before @bad_wr are posted.
+ * Return: 0; -EIO once the device failed; -ENOMEM when the queue is
+ * full; -EINVAL for an opcode the QP type has not, too many gather
+ * entries or too much inline data.  The requests before @bad_wr are
+ * posted.
  */
 int arbel_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		    const struct ib_send_wr **bad_wr)
@@ -403,10 +406,11 @@ int arbel_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	unsigned long flags;
 	bool f0 = false;
 	u32 nreq = 0;
-	int err = 0;
+	int err;
 
 	spin_lock_irqsave(&sq->lock, flags);
-	for (; wr; wr = wr->next, nreq++) {
+	err = arbel_dev_posting(adev);
+	for (; wr && !err; wr = wr->next, nreq++) {
 		u32 ind = sq->head + nreq;
 		bool fence = wr->send_flags & IB_SEND_FENCE;
 		int op, size;

@@ -128,8 +128,9 @@ void arbel_ksrq_free_wqe(struct arbel_srq *srq, u32 wqe_addr)
  * @bad_wr: receives the first one not posted
  *
  * Context: any.
- * Return: 0; -ENOMEM when no WQE is free; -EINVAL for too many scatter
- * entries.  The requests before @bad_wr are posted.
+ * Return: 0; -EIO once the device failed; -ENOMEM when no WQE is free;
+ * -EINVAL for too many scatter entries.  The requests before @bad_wr are
+ * posted.
  */
 int arbel_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 			const struct ib_recv_wr **bad_wr)
@@ -137,10 +138,11 @@ int arbel_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 	struct arbel_srq *srq = to_asrq(ibsrq);
 	unsigned long flags;
 	u32 nreq = 0;
-	int err = 0, i;
+	int err, i;
 
 	spin_lock_irqsave(&srq->lock, flags);
-	for (; wr; wr = wr->next, nreq++) {
+	err = arbel_dev_posting(to_adev(ibsrq->device));
+	for (; wr && !err; wr = wr->next, nreq++) {
 		int ind = srq->first_free;
 		int next = (int)be32_to_cpu(*arbel_ksrq_link(srq, ind));
 		void *seg;

@@ -13,6 +13,7 @@
 
 #include <arbel/prm.h>
 #include "arbel.h"
+#include "queue.h"
 #include "verbs.h"
 
 /* 0 would make a lost command wait forever: refused at insmod. */
@@ -218,6 +219,8 @@ static void arbel_recover_work(struct work_struct *work)
 	if (adev->removing)
 		goto out;
 	arbel_dev_fail(adev, adev->fatal_why);
+	if (adev->up)
+		arbel_kq_fatal(adev);
 	if (!recover) {
 		dev_err(dev, "fatal error: the device stays failed (recover=0); unbind and bind it to bring it back\n");
 		goto out;
@@ -365,8 +368,12 @@ static void arbel_shutdown(struct pci_dev *pdev)
 /* A command failed the device while it is registered: reset it now. */
 static void arbel_fail_work(struct work_struct *work)
 {
-	arbel_dev_fail(container_of(work, struct arbel_dev, fail_work),
-		       "firmware command failed");
+	struct arbel_dev *adev = container_of(work, struct arbel_dev,
+					      fail_work);
+
+	arbel_dev_fail(adev, "firmware command failed");
+	/* armed only while up: the kernel queues exist */
+	arbel_kq_fatal(adev);
 }
 
 static const struct pci_device_id arbel_pci_table[] = {

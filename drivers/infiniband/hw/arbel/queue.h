@@ -183,6 +183,7 @@ int arbel_kcq_destroy(struct arbel_dev *adev, struct arbel_cq *cq);
 int arbel_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
 int arbel_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 void arbel_kcq_clean(struct arbel_cq *cq, u32 qpn, struct arbel_srq *srq);
+void arbel_kq_fatal(struct arbel_dev *adev);
 
 /* kqp.c, mlx.c */
 int arbel_kqp_create(struct arbel_dev *adev, struct arbel_qp *qp,

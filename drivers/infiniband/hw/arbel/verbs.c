@@ -567,7 +567,9 @@ err_dealloc:
  * @adev: the HCA
  *
  * The core destroys every user object first (regions included) and
- * disassociates every user context; then the ib_device is freed.  The
+ * disassociates every user context; then the ib_device is freed.  On a
+ * failed device the kernel queues' outstanding work requests are flushed
+ * first (arbel_kq_fatal()): the MAD layer waits for them.  The
  * caller has stopped event dispatch (@adev->registered false, the EQ's
  * interrupt synchronised).
  *
@@ -575,6 +577,9 @@ err_dealloc:
  */
 void arbel_unregister_ibdev(struct arbel_dev *adev)
 {
+	/* kernel consumers get back what the reset HCA will never complete */
+	if (READ_ONCE(adev->cmd.state) == ARBEL_GONE)
+		arbel_kq_fatal(adev);
 	ib_unregister_device(adev->ibdev);
 	arbel_kq_cleanup(adev);
 	arbel_queues_cleanup(adev);

@@ -4,7 +4,9 @@
 raw_mpts() asks for the raw MPT entries (`rdma -j -r res show mr`: the
 driver answers with QUERY_MPT); mrs() for the tracked MRs with the driver's
 attributes (`rdma -dd -j res show mr`); summary() for the count of each
-type; number() and driver_attr() read their fields.
+type; kernel_owned() for the count of each type the kernel's own consumers
+(the MAD layer, IPoIB, ...) hold; number() and driver_attr() read their
+fields.
 """
 
 import json
@@ -66,6 +68,25 @@ def parse_summary(entries, ifname):
 def summary(ifname):
     """The count of tracked objects per type of device ifname."""
     return parse_summary(_rdma_json(['res', 'show']), ifname)
+
+
+KERNEL_TYPES = ('pd', 'mr', 'cq', 'qp', 'srq')
+
+
+def parse_kernel_owned(entries, ifname):
+    """The entries of ifname in `rdma -j res show <type>`'s decoded JSON
+    that the kernel owns: iproute2 prints a "pid" only for an object a
+    process created (a kernel object's "comm" is its owner's name)."""
+    return [e for e in entries
+            if e.get('ifname') == ifname and 'pid' not in e]
+
+
+def kernel_owned(ifname):
+    """The count of kernel-owned objects of device ifname per type (pd, mr,
+    cq, qp, srq)."""
+    return {t: len(parse_kernel_owned(_rdma_json(['res', 'show', t]),
+                                      ifname))
+            for t in KERNEL_TYPES}
 
 
 def number(value, hex_string=False):

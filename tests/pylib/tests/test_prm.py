@@ -148,6 +148,22 @@ class RestrackJson(unittest.TestCase):
                           'ctx': 1, 'srq': 0})
         self.assertEqual(restrack.parse_summary(js, 'other0'), {})
 
+    def test_kernel_owned_json(self):
+        """`rdma -j res show qp`: the MAD layer's QP0/QP1 (no "pid") count
+        as kernel-owned, a process's QP and another device's do not."""
+        js = json.loads(
+            '[{"ifindex":3,"ifname":"arbel0","port":1,"lqpn":0,"type":"SMI",'
+            '"state":"RTS","comm":"ib_core"},'
+            '{"ifindex":3,"ifname":"arbel0","port":1,"lqpn":1,"type":"GSI",'
+            '"state":"RTS","comm":"ib_core"},'
+            '{"ifindex":3,"ifname":"arbel0","lqpn":1025,"type":"RC",'
+            '"state":"RESET","pid":812,"comm":"rc_pingpong"},'
+            '{"ifindex":1,"ifname":"rxe0","port":1,"lqpn":1,"type":"GSI",'
+            '"state":"RTS","comm":"ib_core"}]')
+        owned = restrack.parse_kernel_owned(js, 'arbel0')
+        self.assertEqual([e['lqpn'] for e in owned], [0, 1])
+        self.assertEqual(restrack.parse_kernel_owned(js, 'other0'), [])
+
     def test_raw_entry_without_64_bytes(self):
         with self.assertRaises(restrack.RdmaError):
             restrack.parse_raw_mpts(json.loads(RAW_JSON), 'other0')

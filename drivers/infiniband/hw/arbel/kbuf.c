@@ -264,8 +264,9 @@ err_uar:
  * arbel_kq_cleanup() - undo arbel_kq_init(); every kernel queue is gone
  * @adev: the HCA
  *
- * A doorbell page whose UNMAP_ICM is refused stays allocated (the HCA may
- * still read it) unless the device has failed, which reset it.
+ * A doorbell page whose UNMAP_ICM is refused or lost fails the device
+ * (the HCA is reset, as after any refused teardown command) before the
+ * page is freed.
  *
  * Context: process; sleeps.
  */
@@ -282,12 +283,9 @@ void arbel_kq_cleanup(struct arbel_dev *adev)
 		if (!pg->buf)
 			continue;
 		WARN_ON(!bitmap_empty(pg->used, ARBEL_KDB_PER_PAGE));
-		if (arbel_fw_unmap_icm(&adev->cmd, arbel_kdb_va(adev, i), 1) &&
-		    !arbel_cmd_failed(&adev->cmd)) {
-			dev_err(&adev->pdev->dev,
-				"kernel doorbell page %u left mapped\n", i);
-			continue;
-		}
+		/* refused or lost, the HCA may still use it: reset it first */
+		if (arbel_fw_unmap_icm(&adev->cmd, arbel_kdb_va(adev, i), 1))
+			arbel_dev_fail(adev, "UNMAP_ICM of a kernel doorbell page");
 		dma_free_coherent(&adev->pdev->dev, ARBEL_ICM_PAGE_SIZE,
 				  pg->buf, pg->dma);
 		pg->buf = NULL;

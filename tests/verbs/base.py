@@ -21,6 +21,7 @@ import os
 import shlex
 import struct
 import subprocess
+import time
 import unittest
 
 import pyverbs.enums as e
@@ -31,6 +32,7 @@ from pyverbs.pyverbs_error import PyverbsRDMAError
 
 from arbeltest import dbgwin, mem, prm, restrack
 import expect
+import uverbs_raw
 
 KiB = 1 << 10
 MiB = 1 << 20
@@ -59,6 +61,22 @@ KO = '/opt/arbel/arbel.ko'
 # the module parameters of this run (tests/verbs/run.sh: MODULE_ARGS, e.g.
 # polling=1); every reload keeps them, a test's own come after and win
 RUN_PARAMS = shlex.split(os.environ.get('ARBEL_MODULE_ARGS', ''))
+
+
+def wait_ibdev(name, secs=30):
+    """Wait until libibverbs can open device name: its uverbs device
+    exists, which the core adds after the ib_device's sysfs entry and the
+    other clients (the MAD layer brings its QPs up first).  True if it
+    does within secs."""
+    t0 = time.monotonic()
+    while True:
+        try:
+            uverbs_raw.uverbs_path(name)
+            return True
+        except FileNotFoundError:
+            if time.monotonic() - t0 >= secs:
+                return False
+        time.sleep(0.2)
 
 
 def insmod(*params):

@@ -201,10 +201,7 @@ class Events(unittest.TestCase):
                            capture_output=True)
             p = base.insmod(*params)
             self.assertEqual(p.returncode, 0, p.stderr)
-            t0 = time.monotonic()
-            path = f'/sys/class/infiniband/{base.CONFIG["device"]}'
-            while not os.path.exists(path) and time.monotonic() - t0 < 30:
-                time.sleep(0.2)
+            self.assertTrue(base.wait_ibdev(base.CONFIG['device']))
 
         self.addCleanup(load)
         self.win.close()

@@ -130,11 +130,7 @@ class DeviceCase(unittest.TestCase):
         self.wait_ibdev()
 
     def wait_ibdev(self, secs=30):
-        path = f'/sys/class/infiniband/{self.dev}'
-        t0 = time.monotonic()
-        while not os.path.exists(path) and time.monotonic() - t0 < secs:
-            time.sleep(0.2)
-        return os.path.exists(path)
+        return base.wait_ibdev(self.dev, secs)
 
     def remove_with_user(self, argv, what, problems):
         """Run argv (the removal) while a holder holds the device; returns

@@ -3,8 +3,9 @@
 """Guest half of tests/mthca/run.sh: Debian's ib_mthca on arbel-stub.
 
 Runs as CMD in the test VM (scripts/vm/run.sh, LOAD=0, VM_PYTHON=1) with
-ib_mthca.ko, stubctl, the verbs stage's base.py, expect.py, test_deep.py,
-tests/vm's bringup_guest.py and the suites here in /opt/arbel/bin:
+ib_mthca.ko, stubctl, the verbs stage's base.py, expect.py, uverbs_raw.py,
+test_deep.py, tests/vm's bringup_guest.py and the suites here in
+/opt/arbel/bin:
 
   mthca_guest.py [--cycles N] [--no-unload WHY]
 

@@ -5,8 +5,8 @@
 # VM's kernel) against arbel-stub, in one VM boot.  Plumbing only: build
 # stubctl and QEMU, put ib_mthca.ko, stubctl, mthca_guest.py and the test
 # modules it imports (the suites here, tests/verbs' base.py, expect.py,
-# test_deep.py and test_tools.py, tests/vm's bringup_guest.py and
-# bringup_cases.py) into one guest-bin, boot (scripts/vm/run.sh,
+# uverbs_raw.py, test_deep.py and test_tools.py, tests/vm's
+# bringup_guest.py and bringup_cases.py) into one guest-bin, boot (scripts/vm/run.sh,
 # VM_PYTHON=1, arbel.ko not loaded) and hand the run to tests/stub/judge.py
 # --stage mthca, which prints the stage's one KTAP stream: the VM's
 # status, mthca_guest.py's results nested, and the checks of ib_mthca's
@@ -76,7 +76,8 @@ else
 fi
 if [ "$MODE" = mthca ]; then
 	cp "$ko" tests/mthca/*.py tests/verbs/base.py tests/verbs/expect.py \
-		tests/verbs/test_deep.py tests/verbs/test_tools.py \
+		tests/verbs/uverbs_raw.py tests/verbs/test_deep.py \
+		tests/verbs/test_tools.py \
 		tests/vm/bringup_guest.py tests/vm/bringup_cases.py "$gb/"
 	cmd="NODE_GUID=$NODE_GUID PORT_GUID=$PORT_GUID PORTS=$PORTS python3 /opt/arbel/bin/mthca_guest.py --cycles ${CYCLES:-20}${NO_UNLOAD:+ --no-unload $(printf %q "$NO_UNLOAD")}"
 else

@@ -462,6 +462,7 @@ uint8_t arbel_cmd_init_hca(ArbelState *s, ArbelCmd *cmd)
         return st;
     }
     arbel_icm_set_tables(s, t);
+    arbel_mcg_init(s, cmd->inbox);
     arbel_tpt_init(s, t[ARBEL_TBL_MPT].base, t[ARBEL_TBL_MPT].log_num,
                    t[ARBEL_TBL_MTT].base,
                    t[ARBEL_TBL_MTT].base + t[ARBEL_TBL_MTT].size);

@@ -210,6 +210,9 @@ typedef struct ArbelState ArbelState;
 #define ARBEL_INIT_HCA_LOG_QP   0x37    /* log2 QPs, bits 4:0 */
 #define ARBEL_INIT_HCA_LOG_EEC  0x47    /* log2 EECs, bits 4:0 */
 #define ARBEL_INIT_HCA_MC_ENTRY 0xd2    /* be16: log2 MCG entry size */
+#define ARBEL_INIT_HCA_MC_HASH  0xd4    /* MGHT entries, bits 16:0 */
+#define ARBEL_INIT_HCA_MC_HASH_MASK 0x1ffffu
+#define ARBEL_INIT_HCA_MC_HASH_FN 0xd8  /* hash function, bits 2:0 */
 #define ARBEL_INIT_HCA_LOG_MC   0xdb    /* log2 MCG entries, bits 4:0 */
 #define ARBEL_INIT_HCA_LOG_MPT  0xfb    /* log2 MPT entries, bits 5:0 */
 #define ARBEL_INIT_HCA_LOG_UARC 0x129   /* log2 UAR context pages */
@@ -292,6 +295,9 @@ enum {
     ARBEL_OP_QUERY_QPEE       = 0x022,
     ARBEL_OP_CONF_SPECIAL_QP  = 0x023,
     ARBEL_OP_MAD_IFC          = 0x024,
+    ARBEL_OP_READ_MGM         = 0x025,
+    ARBEL_OP_WRITE_MGM        = 0x026,
+    ARBEL_OP_MGID_HASH        = 0x027,
     ARBEL_OP_RESIZE_CQ        = 0x02c,
     ARBEL_OP_INIT2INIT_QPEE   = 0x02d,
     ARBEL_OP_SYNC_TPT         = 0x02f,

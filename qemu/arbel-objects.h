@@ -67,4 +67,13 @@ uint8_t arbel_cmd_init_ib(ArbelState *s, ArbelCmd *cmd);
 uint8_t arbel_cmd_close_ib(ArbelState *s, ArbelCmd *cmd);
 uint8_t arbel_cmd_set_ib(ArbelState *s, ArbelCmd *cmd);
 
+/* arbel-mcg.c */
+void arbel_mcg_init(ArbelState *s, const uint8_t *in);
+uint32_t arbel_mcg_hash(ArbelState *s, const uint8_t *gid);
+uint8_t arbel_cmd_read_mgm(ArbelState *s, ArbelCmd *cmd);
+uint8_t arbel_cmd_write_mgm(ArbelState *s, ArbelCmd *cmd);
+uint8_t arbel_cmd_mgid_hash(ArbelState *s, ArbelCmd *cmd);
+unsigned int arbel_mcg_members(ArbelState *s, const uint8_t *gid,
+                               uint32_t *qpns, unsigned int max);
+
 #endif

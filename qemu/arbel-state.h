@@ -131,6 +131,12 @@ typedef struct ArbelEqs {
     int8_t ev_eq[64];       /* event type -> EQ number, -1 = not mapped */
 } ArbelEqs;
 
+/* arbel-mcg.c: the multicast group table's shape, as INIT_HCA set it */
+typedef struct ArbelMcg {
+    uint32_t hash_sz;       /* MGHT entries: the hash's range */
+    uint32_t entry_size;    /* bytes of one MGM entry */
+} ArbelMcg;
+
 /* arbel-catas.c: port events and the catastrophic-error buffer */
 typedef struct ArbelCatas {
     uint32_t buf[ARBEL_CATAS_SIZE]; /* as QUERY_FW reports it; host order */
@@ -275,6 +281,7 @@ struct ArbelState {
     ArbelDp dp;
     ArbelPorts ports;
     ArbelCatas catas;
+    ArbelMcg mcg;
     ArbelFw fw;
     ArbelDispatch disp;
     ArbelHcr hcr;

@@ -59,6 +59,7 @@ LAYERS = [
         'qp': ['arbel-qp.c', 'arbel-qpc.c'],
         'srq': ['arbel-srq.c'],
         'ib': ['arbel-ib.c'],
+        'mcg': ['arbel-mcg.c'],
         'objects': ['arbel-objects.h'],
     }),
     ('data path', {
@@ -90,7 +91,7 @@ OWNERS = {
     'trace': 'trace', 'faults': 'fault', 'irq': 'irq', 'icm': 'icm',
     'tpt': 'tpt', 'eqs': 'eq', 'catas': 'catas', 'fw': 'fw', 'disp': 'cmd',
     'hcr': 'hcr', 'dbg': 'dbgwin', 'ctxs': 'ctx', 'qps': 'qp',
-    'ports': 'ib', 'srqs': 'srq', 'dp': 'dp', 'uar': 'pci',
+    'ports': 'ib', 'srqs': 'srq', 'dp': 'dp', 'uar': 'pci', 'mcg': 'mcg',
 }
 
 

@@ -65,6 +65,7 @@ int main(int argc, char **argv)
 	suite_eq();
 	suite_cq();
 	suite_srq();
+	suite_mcg();
 	suite_qp();
 	suite_ports();
 	suite_send();

@@ -151,6 +151,8 @@ void init_hca_mbox(uint8_t *m, uint64_t mpt_base, unsigned int log_mpt,
 	put64(m + 0x90, RDB_BASE);
 	put64(m + 0xc0, MC_BASE);
 	m[0xd3] = 8;			/* be16 0xd2: log MC entry size */
+	m[0xd7] = MC_HASH;		/* 0xd4 bits 16:0: hash table entries */
+	m[0xdb] = LOG_MC;		/* bits 4:0: log MC entries */
 	put64(m + 0xf0, mpt_base);
 	m[0xfb] = log_mpt;
 	put64(m + 0x100, mtt_base);

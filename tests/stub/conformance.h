@@ -93,7 +93,9 @@
 #define EQPC_BASE		0x15000ULL	/* 32, as many as QPs */
 #define EEEC_BASE		0x16000ULL	/* 32, as many as EECs */
 #define RDB_BASE		0x17000ULL	/* size not in INIT_HCA */
-#define MC_BASE			0x18000ULL	/* 2^8-byte entries, log 0 */
+#define MC_BASE			0x18000ULL	/* 2^8-byte entries, log 4 */
+#define LOG_MC			4		/* 16 entries: one page */
+#define MC_HASH			8		/* the first 8 hashed */
 #define UAR_SCR_BASE		0x19000ULL	/* 32, 2^0 UARs */
 #define UARC_BASE		0x1a000ULL	/* 4 KiB per UAR */
 #define ICM_SIZE		0x20000ULL
@@ -196,6 +198,7 @@ void suite_xlate(void);
 void suite_eq(void);
 void suite_cq(void);
 void suite_srq(void);
+void suite_mcg(void);
 void suite_qp(void);
 void suite_ports(void);
 void suite_send(void);

@@ -100,6 +100,11 @@ void hca_layout_rules(void)
 	m[0xd3] = 13;
 	taken("INIT_HCA MC entry size be16 at 0xd2: overlap -> OK (unconfirmed)");
 
+	/* 0xd4 bits 16:0: a hash table of 6 entries, not a power of 2 */
+	m = mbox();
+	m[0xd7] = 6;
+	taken("INIT_HCA MC hash size 6, not a power of 2 -> OK (unconfirmed)");
+
 	/* 0x12a: 2^2 UARs: UARC 16 KiB at 0x1a000, 4 KiB-aligned only */
 	m = mbox();
 	m[0x12a] = 2;

@@ -204,6 +204,12 @@ CONFORMANCE = (
     ('unconfirmed: MAD_IFC op_mod',
      'unconfirmed: MAD_IFC op_mod 0x8 (sources give bits 2:0)',
      _unconfirmed('MAD_IFC op_mod 0x8 (sources give bits 2:0)')),
+    ('unconfirmed: INIT_HCA MC hash size not a power of 2',
+     'unconfirmed: INIT_HCA MC hash size 6 (table 2^4): ...',
+     _unconfirmed('INIT_HCA MC hash size 6 (table 2^4)')),
+    ('unconfirmed: WRITE_MGM link into the hash table',
+     'unconfirmed: WRITE_MGM 6: next_gid_index 2 outside the AMGM ...',
+     _unconfirmed('WRITE_MGM 6: next_gid_index 2 outside the AMGM')),
     ('doorbell', 'DOORBELL uar=1 offset=0x010 size=8 '
      'value=0x0000000a00000101', _doorbell),
 )

@@ -19,7 +19,8 @@
 #
 # tests/mthca/run.sh traffic: the mthca-traffic stage instead, on the same
 # stub: traffic_guest.py runs the real clients (ibverbs-utils' pingpongs,
-# perftest, rdma-core's traffic tests) on ib_mthca, judged by
+# perftest, rdma-core's traffic tests, and mcast_ud.c, UD multicast through
+# libibverbs, built here) on ib_mthca, judged by
 # tests/stub/judge.py --stage mthca-traffic.  VM_OUT defaults to
 # build/vm-mthca-traffic (the run goes to VM_OUT/traffic); TRAFFIC=WORD,...
 # runs only the clients whose name holds a word (traffic_guest.py --only:
@@ -81,6 +82,10 @@ if [ "$MODE" = mthca ]; then
 		tests/vm/bringup_guest.py tests/vm/bringup_cases.py "$gb/"
 	cmd="NODE_GUID=$NODE_GUID PORT_GUID=$PORT_GUID PORTS=$PORTS python3 /opt/arbel/bin/mthca_guest.py --cycles ${CYCLES:-20}${NO_UNLOAD:+ --no-unload $(printf %q "$NO_UNLOAD")}"
 else
+	cc -O2 -Wall -Wextra -Werror -Itests/lib -o "$gb/mcast_ud" \
+		tests/mthca/mcast_ud.c tests/lib/ktap.c tests/lib/util.c \
+		-libverbs >"$OUT/mcast_ud.log" 2>&1 ||
+		judge --setup-error "building tests/mthca/mcast_ud.c: see $OUT/mcast_ud.log"
 	cp "$ko" tests/mthca/traffic_guest.py tests/mthca/traffic_cases.py \
 		tests/mthca/rdma_core_tests.py "$gb/"
 	driver=mthca

@@ -31,20 +31,27 @@ CABLED_DEV = 'mthca1'
 
 class Driver:
     """What a stage runs the clients on: the module (a file in the guest's
-    bin directory), its two devices (the second cabled) and the ports a
-    device has."""
+    bin directory), its two devices (the second cabled), the ports a
+    device has and why it cannot run the multicast client (None: it
+    can)."""
 
-    def __init__(self, ko, dev, cabled_dev, ports):
+    def __init__(self, ko, dev, cabled_dev, ports, no_mcast=None):
         self.ko = ko
         self.dev = dev
         self.cabled_dev = cabled_dev
         self.ports = ports
+        self.no_mcast = no_mcast
 
 
 DRIVERS = {
     'mthca': Driver('ib_mthca.ko', DEV, CABLED_DEV, 2),
-    'arbel': Driver('arbel.ko', 'arbel0', 'arbel1', 1),
+    'arbel': Driver('arbel.ko', 'arbel0', 'arbel1', 1,
+                    'arbel attaches no multicast group yet (issue 27) and '
+                    'has one port; mcast_ud needs two'),
 }
+# the multicast client (mcast_ud.c): its KTAP relayed; seconds it may take
+MCAST = 'mcast_ud'
+MCAST_SECS = 60
 SERVER_HOST = '127.0.0.1'
 FIRST_TCP_PORT = 18515
 

@@ -20,10 +20,12 @@ in /opt/arbel/bin:
      then both killed: the pingpongs over loopback and port 1 to port 2,
      perftest from port 1 to port 2;
   4. rdma-core's own traffic tests (rdma_core_tests.py), one process per
-     module bounded by its time; each test one result, skips as skips.
+     module bounded by its time; each test one result, skips as skips;
+  5. UD multicast (mcast_ud, built from mcast_ud.c): its results relayed.
 
 --only runs the cases and rdma-core modules whose name contains one of
-the words, or whose group ("pingpong", "perftest", "rdma-core") is one.
+the words, or whose group ("pingpong", "perftest", "rdma-core",
+"multicast") is one.
 Prints KTAP; exits 1 if anything failed.
 """
 
@@ -197,6 +199,29 @@ def rdma_core(k, args, drv):
             k.ran_to_end(relayed, f'rdma-core {module}')
 
 
+def multicast(k, args, drv):
+    """mcast_ud on the device: groups attached through the driver, UD
+    packets to their multicast LIDs, one result per check it makes."""
+    if not tc.selected(tc.MCAST, 'multicast', args.only):
+        return
+    if drv.no_mcast:
+        k.skip(f'multicast: {tc.MCAST}', drv.no_mcast)
+        return
+    with tempfile.TemporaryFile('w+') as out:
+        p = spawn([f'{BIN}/{tc.MCAST}', drv.dev], out)
+        try:
+            p.wait(timeout=tc.MCAST_SECS)
+            timed_out = False
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        rc = kill(p)
+        out.seek(0)
+        lines = out.read().splitlines()
+    relayed = k.relay(lines)
+    k.diag(f'{tc.MCAST}: exit {rc}')
+    k.ran_to_end(relayed, tc.MCAST, not timed_out)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--driver', choices=sorted(tc.DRIVERS), default='mthca',
@@ -212,6 +237,7 @@ def main():
         wait_ports(k, drv)
         clients(k, args, drv)
         rdma_core(k, args, drv)
+        multicast(k, args, drv)
     else:
         k.fail('clients', f'no {drv.dev}: nothing to run')
     return k.finish()

@@ -46,9 +46,28 @@ typedef struct ArbelSqOut {
     uint8_t rnr_timer;      /* ARBEL_SQ_STALL: the responder's RNR timer */
 } ArbelSqOut;
 
+#define ARBEL_SQ_MAX_SGE        64
+
+/* a send WQE's data segment */
+typedef struct ArbelSge {
+    uint32_t count;
+    uint32_t lkey;
+    uint64_t addr;
+    const uint8_t *inl;     /* inline data, or NULL */
+} ArbelSge;
+
 void arbel_sq_qp(const uint8_t *ctx, uint32_t qpn, ArbelSqQp *q);
 uint32_t arbel_sq_wqe_addr(const ArbelSqQp *q, uint16_t j);
 ArbelSqDone arbel_sq_exec(ArbelState *s, const ArbelSqQp *q, ArbelQp *qp,
                           uint16_t j, ArbelSqOut *o);
+int arbel_sq_sges(const uint8_t *w, uint32_t off, uint32_t len,
+                  ArbelSge *sge);
+uint8_t arbel_sq_local(ArbelState *s, const ArbelSqQp *q,
+                       const ArbelSge *sge, int n, uint8_t *buf,
+                       uint64_t len, bool to_region);
+
+/* arbel-mlx.c: a special QP's WQE, whose packet headers software built */
+ArbelSqDone arbel_sq_mlx(ArbelState *s, const ArbelSqQp *q, uint16_t j,
+                         const uint8_t *w, uint32_t len, uint8_t *syn);
 
 #endif

@@ -21,15 +21,7 @@
 #include "arbel-dp.h"
 #include "arbel-sq.h"
 
-#define ARBEL_SQ_MAX_SGE        64
 #define ARBEL_MAX_MSG           (1ull << 31)    /* IBTA: 2^31 bytes */
-
-typedef struct ArbelSge {
-    uint32_t count;
-    uint32_t lkey;
-    uint64_t addr;
-    const uint8_t *inl;     /* inline data, or NULL */
-} ArbelSge;
 
 
 
@@ -100,76 +92,6 @@ static bool arbel_sq_head(ArbelState *s, const ArbelSqQp *q, ArbelQp *qp,
     *op = ldl_be_p(seg + ARBEL_NEXT_NDA_OP) & ARBEL_DB_OP_MASK;
     *size = ldl_be_p(seg + ARBEL_NEXT_EE_NDS) & ARBEL_NEXT_SIZE_MASK;
     return true;
-}
-
-/* the data segments from @off: pointer, inline or not; -1 if malformed */
-static int arbel_sq_sges(const uint8_t *w, uint32_t off, uint32_t len,
-                         ArbelSge *sge)
-{
-    int n = 0;
-
-    while (off + 4 <= len && n < ARBEL_SQ_MAX_SGE) {
-        uint32_t count = ldl_be_p(w + off + ARBEL_DATA_COUNT);
-
-        if (count & ARBEL_DATA_INLINE) {
-            sge[n].count = count & ARBEL_DATA_COUNT_MASK;
-            sge[n].inl = w + off + 4;
-            if (off + 4 + sge[n].count > len) {
-                return -1;
-            }
-            off = ROUND_UP(off + 4 + sge[n].count, ARBEL_WQE_UNIT);
-        } else {
-            if (off + ARBEL_DATA_SEG_SIZE > len) {
-                return -1;
-            }
-            sge[n].count = count;
-            sge[n].lkey = ldl_be_p(w + off + ARBEL_DATA_LKEY);
-            sge[n].addr = ldq_be_p(w + off + ARBEL_DATA_ADDR);
-            sge[n].inl = NULL;
-            off += ARBEL_DATA_SEG_SIZE;
-        }
-        n++;
-    }
-    return n;
-}
-
-/* move bytes between the local SGEs and @buf; 0 or a syndrome */
-static uint8_t arbel_sq_local(ArbelState *s, const ArbelSqQp *q,
-                              const ArbelSge *sge, int n, uint8_t *buf,
-                              uint64_t len, bool to_region)
-{
-    uint64_t done = 0;
-    int i;
-
-    for (i = 0; i < n && done < len; i++) {
-        uint64_t at = 0;
-
-        if (sge[i].inl) {
-            memcpy(buf + done, sge[i].inl, MIN(sge[i].count, len - done));
-            done += MIN(sge[i].count, len - done);
-            continue;
-        }
-        while (at < sge[i].count && done < len) {
-            ArbelXlReq req = {
-                .key = sge[i].lkey, .va = sge[i].addr + at,
-                .len = MIN(MIN(sge[i].count - at, len - done),
-                           ARBEL_XL_MAX_LEN),
-                .access = to_region ? ARBEL_XL_ACC_LOCAL_WRITE :
-                                      ARBEL_XL_ACC_LOCAL_READ,
-                .to_region = to_region, .check_pd = true, .pd = q->pd,
-            };
-            uint32_t r = arbel_xlate_rw(s, &req, buf + done);
-
-            if (r != ARBEL_XL_OK) {
-                trace_arbel_local_refused(arbel_trace_seq(s), q->qpn,
-                                          sge[i].lkey, r);
-                return ARBEL_SYN_LOCAL_PROT;
-            }
-            at += req.len;
-            done += req.len;
-        }
-    }
-    return done == len ? 0 : ARBEL_SYN_LOCAL_LENGTH;
 }
 
 /* UD with a GRH: the 40 bytes the receiver finds before the payload */
@@ -338,8 +260,11 @@ ArbelSqDone arbel_sq_exec(ArbelState *s, const ArbelSqQp *q,
         return ARBEL_SQ_ERROR;
     }
     o->signaled |= ldl_be_p(w + ARBEL_NEXT_FLAGS) & ARBEL_NEXT_CQ_UPDATE;
-    if (q->st == ARBEL_QP_ST_MLX || op == ARBEL_WQE_NOP) {
-        return ARBEL_SQ_OK;     /* a MAD leaves the port; nothing answers */
+    if (q->st == ARBEL_QP_ST_MLX) {
+        return arbel_sq_mlx(s, q, j, w, req.len, syn);
+    }
+    if (op == ARBEL_WQE_NOP) {
+        return ARBEL_SQ_OK;
     }
     if (op == ARBEL_WQE_BIND) {
         /* type 1 windows, on RC and UC QPs (IBTA 10.6.7.2) */

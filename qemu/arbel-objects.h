@@ -46,6 +46,8 @@ void arbel_qp_fini(ArbelState *s);
 uint8_t arbel_cmd_modify_qp(ArbelState *s, ArbelCmd *cmd);
 uint8_t arbel_cmd_query_qp(ArbelState *s, ArbelCmd *cmd);
 uint8_t arbel_cmd_conf_special_qp(ArbelState *s, ArbelCmd *cmd);
+uint32_t arbel_qp_special(ArbelState *s, unsigned int which,
+                          unsigned int port);
 unsigned int arbel_qp_state_of(ArbelState *s, uint32_t qpn);
 ArbelQp *arbel_qp_find(ArbelState *s, uint32_t qpn, uint8_t *ctx);
 void arbel_qp_to_error(ArbelState *s, uint32_t qpn);

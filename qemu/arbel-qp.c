@@ -355,3 +355,24 @@ uint8_t arbel_cmd_conf_special_qp(ArbelState *s, ArbelCmd *cmd)
     s->qps.special[cmd->op_mod] = base;
     return ARBEL_ST_OK;
 }
+
+/**
+ * arbel_qp_special - the QP that plays QP @which on @port
+ * @s: the device
+ * @which: 0 (SMI, QP0) or 1 (GSI, QP1)
+ * @port: 1 .. the "ports" property
+ *
+ * CONF_SPECIAL_QP gave one QP per port from its base (mthca's qp code
+ * mthca_init_qp_table: port n's is base + n - 1).
+ *
+ * Return: its number, 0 if none is configured.
+ */
+uint32_t arbel_qp_special(ArbelState *s, unsigned int which,
+                          unsigned int port)
+{
+    if (which > 1 || !s->qps.special[which] || port < 1 ||
+        port > s->props.num_ports) {
+        return 0;
+    }
+    return s->qps.special[which] + port - 1;
+}

@@ -194,7 +194,8 @@ static uint8_t arbel_rq_scatter(ArbelState *s, const ArbelRqQp *q,
                                 uint32_t *byte_cnt)
 {
     ArbelSge sge[ARBEL_RQ_MAX_SGE];
-    uint32_t pre = q->st == ARBEL_QP_ST_UD ? ARBEL_GRH_SIZE : 0;
+    uint32_t pre = q->st == ARBEL_QP_ST_UD || q->st == ARBEL_QP_ST_MLX ?
+                   ARBEL_GRH_SIZE : 0;
     uint64_t room = 0;
     uint8_t syn;
     int n, i;
@@ -399,13 +400,22 @@ ArbelResp arbel_rq_receive(ArbelState *s, unsigned int port, ArbelMsg *m,
     ArbelRqQp q;
     ArbelResp r;
     ArbelQp *qp;
+    uint32_t dqpn = m->dqpn & ARBEL_QPN_MASK;
+    uint8_t st = m->st;
 
-    if (!arbel_rq_qp(s, m->dqpn & ARBEL_QPN_MASK, &qp, ctx, &q) ||
-        q.st != m->st || (q.port && q.port != port)) {
+    if (dqpn <= 1) {
+        /* QP0, QP1: this port's special QP, an MLX QP taking UD */
+        dqpn = arbel_qp_special(s, dqpn, port);
+        st = ARBEL_QP_ST_MLX;
+    }
+    if (!dqpn || !arbel_rq_qp(s, dqpn, &qp, ctx, &q) || q.st != st ||
+        (q.port && q.port != port)) {
         trace_arbel_recv_drop(arbel_trace_seq(s), m->dqpn, m->op);
         return ARBEL_RESP_DROP;
     }
-    if ((q.st == ARBEL_QP_ST_UD && m->qkey != q.qkey) ||
+    /* IBTA 10.2.4: QP0 takes any Q_Key, QP1 and UD QPs their own */
+    if ((m->st == ARBEL_QP_ST_UD && (m->dqpn & ARBEL_QPN_MASK) &&
+         m->qkey != q.qkey) ||
         !arbel_pkey_match(m->pkey, arbel_ib_pkey(s, port, q.pkey_index))) {
         /* IBTA 10.2.4 (Q_Key), 10.9.3 (P_Key): the packet is dropped */
         trace_arbel_recv_drop(arbel_trace_seq(s), m->dqpn, m->op);

@@ -68,6 +68,10 @@ ArbelResp arbel_fabric_send(ArbelState *s, unsigned int port, ArbelMsg *m,
                             uint8_t *rdata);
 void arbel_fabric_plug(ArbelState *s, PCIDevice *peer);
 
+/* arbel-sa.c: the fabric's subnet administrator */
+bool arbel_sa_wants(ArbelState *s, unsigned int port, const ArbelMsg *m);
+void arbel_sa_answer(ArbelState *s, unsigned int port, const ArbelMsg *m);
+
 /* arbel-cqe.c: completions */
 void arbel_cqe_send(ArbelState *s, uint32_t cqn, uint32_t qpn, uint32_t wqe,
                     uint8_t op, uint32_t byte_cnt);

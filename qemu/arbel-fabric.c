@@ -116,6 +116,10 @@ ArbelResp arbel_fabric_send(ArbelState *s, unsigned int port, ArbelMsg *m,
     if (m->dlid >= ARBEL_LID_MCAST_FIRST && m->dlid != ARBEL_LID_PERMISSIVE) {
         return arbel_fabric_multicast(s, m, rdata);
     }
+    if (arbel_sa_wants(s, port, m)) {
+        arbel_sa_answer(s, port, m);
+        return ARBEL_RESP_ACK;
+    }
     if (!arbel_fabric_deliver(s, m, rdata, &r) && s->dp.peer) {
         arbel_fabric_deliver(ARBEL_STUB(s->dp.peer), m, rdata, &r);
     }

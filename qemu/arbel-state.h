@@ -220,6 +220,36 @@ typedef struct ArbelDp {
     uint64_t bytes;         /* payload bytes moved */
 } ArbelDp;
 
+/* arbel-sa.c: the subnet administrator's multicast groups */
+#define ARBEL_SA_MAX_GROUPS     64
+#define ARBEL_SA_MAX_MEMBERS    16
+
+typedef struct ArbelSaMember {
+    uint8_t gid[16];        /* the member port's GID */
+    uint8_t join;           /* JoinState bits: full, non, send-only */
+} ArbelSaMember;
+
+typedef struct ArbelSaGroup {
+    bool used;
+    bool permanent;         /* the SM's own (IPoIB broadcast): kept empty */
+    uint8_t mgid[16];
+    uint16_t mlid;
+    uint32_t qkey;
+    uint16_t pkey;
+    uint8_t mtu, rate, sl, tclass, hop, scope, plt;
+    uint32_t flow;
+    unsigned int n;         /* members */
+    ArbelSaMember m[ARBEL_SA_MAX_MEMBERS];
+} ArbelSaGroup;
+
+typedef struct ArbelSa {
+    bool ready;             /* the broadcast group created */
+    uint16_t next_mlid;
+    uint32_t next_mgid;     /* for joins that ask the SA for an MGID */
+    uint64_t queries;       /* SA MADs answered, for the trace */
+    ArbelSaGroup g[ARBEL_SA_MAX_GROUPS];
+} ArbelSa;
+
 /* arbel-ib.c: the IB ports (INIT_IB / CLOSE_IB / SET_IB) */
 typedef struct ArbelPorts {
     bool up[3];             /* [port]: INIT_IB done, CLOSE_IB not yet */
@@ -279,6 +309,7 @@ struct ArbelState {
     ArbelQps qps;
     ArbelSrqs srqs;
     ArbelDp dp;
+    ArbelSa sa;             /* arbel-sa.c; the fabric's, on its first device */
     ArbelPorts ports;
     ArbelCatas catas;
     ArbelMcg mcg;

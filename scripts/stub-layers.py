@@ -63,8 +63,9 @@ LAYERS = [
         'objects': ['arbel-objects.h'],
     }),
     ('data path', {
-        'dp': ['arbel-sq.c', 'arbel-sqwqe.c', 'arbel-rq.c', 'arbel-fabric.c',
-               'arbel-cqe.c', 'arbel-dp.h', 'arbel-sq.h'],
+        'dp': ['arbel-sq.c', 'arbel-sqwqe.c', 'arbel-sge.c', 'arbel-mlx.c',
+               'arbel-rq.c', 'arbel-fabric.c', 'arbel-sa.c', 'arbel-cqe.c',
+               'arbel-dp.h', 'arbel-sq.h'],
     }),
     ('firmware', {
         'fw': ['arbel-fw.c', 'arbel-fwmem.c', 'arbel-fw.h'],
@@ -92,6 +93,7 @@ OWNERS = {
     'tpt': 'tpt', 'eqs': 'eq', 'catas': 'catas', 'fw': 'fw', 'disp': 'cmd',
     'hcr': 'hcr', 'dbg': 'dbgwin', 'ctxs': 'ctx', 'qps': 'qp',
     'ports': 'ib', 'srqs': 'srq', 'dp': 'dp', 'uar': 'pci', 'mcg': 'mcg',
+    'sa': 'dp',
 }
 
 

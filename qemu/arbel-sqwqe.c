@@ -52,7 +52,7 @@ void arbel_sq_qp(const uint8_t *ctx, uint32_t qpn, ArbelSqQp *q)
     q->port = path[ARBEL_PATH_PORT];
     q->rlid = lduw_be_p(path + ARBEL_PATH_RLID);
     q->rqpn = ldl_be_p(ctx + ARBEL_QPC_REMOTE_QPN) & ARBEL_QPN_MASK;
-    q->sl = ldl_be_p(path + ARBEL_AV_SL_TC_FL) >> 28;
+    q->sl = (uint32_t)ldl_be_p(path + ARBEL_AV_SL_TC_FL) >> 28;
     q->qkey = ldl_be_p(ctx + ARBEL_QPC_QKEY);
     q->rnr_retry = path[ARBEL_PATH_RNR_RETRY] >> 5;
     q->pkey_index = path[ARBEL_PATH_PORT + 3] & ARBEL_PATH_PKEY_MASK;
@@ -137,9 +137,9 @@ static bool arbel_sq_msg(ArbelState *s, const ArbelSqQp *q, const uint8_t *w,
         if (!send) {
             return false;
         }
-        *port = ldl_be_p(ud + ARBEL_AV_PORT_PD) >> 24 ?: q->port;
+        *port = (uint32_t)ldl_be_p(ud + ARBEL_AV_PORT_PD) >> 24 ?: q->port;
         m->dlid = lduw_be_p(ud + ARBEL_AV_DLID);
-        m->sl = ldl_be_p(ud + ARBEL_AV_SL_TC_FL) >> 28;
+        m->sl = (uint32_t)ldl_be_p(ud + ARBEL_AV_SL_TC_FL) >> 28;
         m->dqpn = ldl_be_p(ud + ARBEL_UD_DQPN) & ARBEL_QPN_MASK;
         m->qkey = ldl_be_p(ud + ARBEL_UD_QKEY);
         if (m->qkey & BIT(31)) {

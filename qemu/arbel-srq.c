@@ -160,7 +160,8 @@ bool arbel_srq_take(ArbelState *s, uint32_t srqn, ArbelRecvWqe *wqe)
     if (!((counter - rt->consumed) & ARBEL_DB_COUNTER_MASK)) {
         return false;
     }
-    shift = (ldl_be_p(ctx + ARBEL_SRQC_STRIDE_UAR) >> 29) +
+    /* ldl_be_p() is signed: a stride of 256 bytes or more sets bit 31 */
+    shift = ((uint32_t)ldl_be_p(ctx + ARBEL_SRQC_STRIDE_UAR) >> 29) +
             ARBEL_QPC_SQ_STRIDE_BASE;
     log = ldl_be_p(ctx + ARBEL_SRQC_STATE_LOG) >> 24 & 0x1f;
     base = ldq_be_p(ctx + ARBEL_SRQC_WQE_BASE);

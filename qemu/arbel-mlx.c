@@ -5,7 +5,10 @@
  * packet's headers itself and the HCA sends them as they are.  The WQE
  * (mthca's qp code, mthca_arbel_post_send and build_mlx_header): the next
  * segment, whose flags dword holds VL15 (bit 17), SLR (16) and the SL
- * (11:8) and whose last dword the RLID (mthca's struct mthca_mlx_seg);
+ * (11:8) and whose last dword the RLID (mthca's struct mthca_mlx_seg;
+ * the PRM's arbelprm_wqe_segment_ctrl_mlx_st: SLR 0 "take slid from
+ * port", 1 "take slid from given headers" -- mthca leaves only the path
+ * bits in the header's SLID and sets SLR only for the permissive DLID);
  * then a data segment holding the headers -- LRH, a GRH if the LRH's LNH
  * says so, BTH, DETH and for SEND_ONLY with immediate the immediate
  * (IBTA 5.2; the kernel's ib_ud_header_pack) --, the data segments of the
@@ -41,6 +44,7 @@
 #define ARBEL_BTH_UD_SEND       0x64    /* UD SEND_ONLY */
 #define ARBEL_BTH_UD_SEND_IMM   0x65    /* ... with immediate */
 #define ARBEL_MLX_MAX_PKT       (ARBEL_UD_MTU + 128)
+#define ARBEL_MLX_SLR           BIT(16)
 
 /* @pkt's headers into @m; false: not a UD SEND_ONLY packet we can read */
 static bool arbel_mlx_parse(uint8_t *pkt, uint32_t len, ArbelMsg *m)
@@ -132,6 +136,9 @@ ArbelSqDone arbel_sq_mlx(ArbelState *s, const ArbelSqQp *q, uint16_t j,
     if (!arbel_mlx_parse(pkt, total, &m)) {
         *syn = ARBEL_SYN_LOCAL_QP_OP;
         return ARBEL_SQ_ERROR;
+    }
+    if (!(ldl_be_p(w + ARBEL_NEXT_FLAGS) & ARBEL_MLX_SLR)) {
+        m.slid = arbel_ib_lid(s, q->port);  /* the port's LID */
     }
     arbel_fabric_send(s, q->port, &m, NULL);
     trace_arbel_wqe(arbel_trace_seq(s), q->qpn, j, m.op, m.len, m.dlid,

@@ -66,6 +66,10 @@ GOOD = (
     '#413 unconfirmed: CLOSE_HCA op_mod 2 (sources give 0..1)',
     '#414 unconfirmed: chunk 0x200000000 log2size 21 > 20',
     '#415 unconfirmed: MAD_IFC op_mod 0x8 (sources give bits 2:0)',
+    '#416 unconfirmed: INIT_HCA MC hash size 6 (table 2^4): the PRM wants '
+    'a power of 2 within the table',
+    '#417 unconfirmed: WRITE_MGM 6: next_gid_index 2 outside the AMGM '
+    '[8, 2^4)',
     '#2 DOORBELL uar=1 offset=0x010 size=8 value=0x0000000a00000101',
 )
 # (check index, a line wrong in one field)
@@ -130,9 +134,13 @@ BAD = (
     (28, GOOD[28].replace('log2size 21', 'log2size 20')),
     (29, GOOD[29].replace(' unconfirmed:', ' unconfirmed_:')),
     (29, GOOD[29].replace('0x8', '0x7')),
-    (30, GOOD[30].replace('uar=1', 'uar=0')),
-    (30, GOOD[30].replace('offset=0x010', 'offset=0x018')),
-    (30, GOOD[30].replace('value=0x0000000a00000101', 'value=0x00000101')),
+    (30, GOOD[30].replace(' unconfirmed:', ' unconfirmed_:')),
+    (30, GOOD[30].replace('size 6', 'size 8')),
+    (31, GOOD[31].replace('WRITE_MGM 6', 'WRITE_MGM 7')),
+    (31, GOOD[31].replace('outside', 'inside')),
+    (32, GOOD[32].replace('uar=1', 'uar=0')),
+    (32, GOOD[32].replace('offset=0x010', 'offset=0x018')),
+    (32, GOOD[32].replace('value=0x0000000a00000101', 'value=0x00000101')),
 )
 
 # ib_mthca's first probe and removal on the stub (Debian 6.1's module, the
@@ -264,6 +272,19 @@ class MthcaSends(unittest.TestCase):
     def test_completed_sends_pass(self):
         self.assertEqual(failed(tc.mthca_sends(
             entries([self.CQE, self.SEND, self.EQE_COMP]))), [])
+
+    def test_the_sa_answer_in_the_same_doorbell_passes(self):
+        """The SA's answer arrives while the query's doorbell runs: its
+        receive CQE is counted in the same SEND line."""
+        self.assertEqual(failed(tc.mthca_sends(entries(
+            [self.CQE, self.SEND.replace('cqes=1', 'cqes=2'),
+             self.EQE_COMP]))), [])
+
+    def test_wqe_lines_are_not_commands(self):
+        """A WQE line has op= but no token: not a refused command."""
+        wqe = ('#62 WQE qp=0x42 index=0 op=0x0a len=256 dlid=0x1 dqp=0x1 '
+               'syndrome=0x00')
+        self.assertFalse(entries([wqe])[0].is_command)
 
     def test_missing_completion_fails(self):
         for lines in ([self.CQE, self.EQE_COMP],

@@ -58,7 +58,8 @@ class Entry:
 
     @property
     def is_command(self):
-        return 'op' in self.fields
+        # a WQE line has an op= too; only a command has a token
+        return 'op' in self.fields and 'token' in self.fields
 
     @property
     def is_xlate(self):

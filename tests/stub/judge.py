@@ -6,6 +6,7 @@
   judge.py --stage mthca --out DIR [--mthca-skip WHY] [--setup-error MSG]...
   judge.py --stage mthca-traffic --out DIR [--mthca-skip WHY] ...
   judge.py --stage arbel-traffic --out DIR [--setup-error MSG]...
+  judge.py --stage mthca-fabric --out DIR [--mthca-skip WHY] ...
 
 run.sh leaves one directory per VM run in DIR, each with rc (the exit
 status of scripts/vm/run.sh) and VM_OUT's files (output.txt,
@@ -23,7 +24,9 @@ real clients on ib_mthca), then trace_notes.py's report of what the stub
 left undone (unconfirmed notes, refused commands, QEMU's -d reports) as
 diagnostics, no result: no source makes them failures.  --stage
 arbel-traffic (tests/mthca/run.sh arbel) judges the same clients run on
-arbel.ko the same way.
+arbel.ko the same way, --stage mthca-fabric (tests/fabric/run.sh) the
+run DIR/fabric: fabric_guest.py's results (IPoIB, rdma_cm and the SA on
+ib_mthca).
 First the judge's own tests (test_judge.py), then each run as one
 top-level result whose subtests are: the VM run, the guest's KTAP results
 renumbered into it, whether the guest ran to the end, and the checks of
@@ -137,9 +140,11 @@ def judge_mthca(k, args):
     return k.finish()
 
 
-def judge_traffic(k, args, name='ib_mthca traffic'):
+def judge_traffic(k, args, name='ib_mthca traffic', run='traffic',
+                  program='traffic_guest.py'):
     """The mthca-traffic stage (the arbel-traffic stage with @name 'arbel
-    traffic'): its one VM run (DIR/traffic), then the report of the
+    traffic'; the mthca-fabric stage with 'ib_mthca fabric', @run 'fabric'
+    and its @program): its one VM run (DIR/@run), then the report of the
     stub's trace."""
     for err in args.setup_error:
         k.fail('setup', err)
@@ -148,8 +153,8 @@ def judge_traffic(k, args, name='ib_mthca traffic'):
     if args.mthca_skip:
         k.skip(name, args.mthca_skip)
         return k.finish()
-    run_dir = os.path.join(args.out, 'traffic')
-    judge_run(k, name, run_dir, program='traffic_guest.py')
+    run_dir = os.path.join(args.out, run)
+    judge_run(k, name, run_dir, program=program)
     path = os.path.join(run_dir, 'stub-trace.txt')
     if os.path.exists(path):
         for line in trace_notes.report(trace.parse(path),
@@ -162,7 +167,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--out', required=True, help="run.sh's output directory")
     ap.add_argument('--stage', choices=('conformance', 'mthca', 'mthca-traffic',
-                                        'arbel-traffic'),
+                                        'arbel-traffic', 'mthca-fabric'),
                     default='conformance', help='which stage to judge')
     ap.add_argument('--mthca-skip', help='why ib_mthca did not run')
     ap.add_argument('--no-unload', help='why ib_mthca was not removed')
@@ -176,6 +181,9 @@ def main():
         return judge_traffic(k, args)
     if args.stage == 'arbel-traffic':
         return judge_traffic(k, args, 'arbel traffic')
+    if args.stage == 'mthca-fabric':
+        return judge_traffic(k, args, 'ib_mthca fabric', 'fabric',
+                             'fabric_guest.py')
     self_test(k)
     for err in args.setup_error:
         k.fail('setup', err)

@@ -12,8 +12,8 @@
  * without the "cable" property).
  *
  * Answered (IBTA vol. 1 15.2.5; the layouts and component mask bits of
- * the kernel's sa_query.c and ib_sa.h, which ib_sa, ib_cm, IPoIB and
- * rdma_cm use):
+ * the kernel's SA client -- its record tables and its header --, which
+ * ib_sa, ib_cm, IPoIB and rdma_cm use):
  *  - ClassPortInfo Get: base version 1, class version 2, no optional
  *    capabilities, response time value 18;
  *  - PathRecord Get: from the SGID (or SLID) to the DGID (or DLID), both

@@ -140,6 +140,12 @@ STAGES = [
           'on 6.12 mthca-traffic tests/mthca/run.sh traffic', cost=50,
           kernel='6.12', needs=['qemu', 'vm'],
           what="the same with Debian's 6.12 ib_mthca"),
+    Stage('mthca-fabric', 'tests/fabric/run.sh', cost=60, kernel='6.1',
+          needs=['qemu', 'vm'],
+          what="the fabric's services on Debian's ib_mthca over two "
+               "cabled stubs: the SA's answers, IPoIB (datagram and "
+               "connected: ping, 16 MiB over TCP), rping, ucmatose, "
+               "udaddy, mckey, perftest -R"),
     Stage('arbel-traffic', 'tests/mthca/run.sh arbel', cost=45,
           kernel='6.1', needs=['module', 'qemu', 'vm'],
           what="the same real clients on arbel.ko (one port a device): "

@@ -453,4 +453,23 @@
 #define ARBEL_WRITE_MTT_MAX_ENTRIES	\
 	(ARBEL_MAILBOX_SIZE / ARBEL_MTT_ENTRY_SIZE - ARBEL_WRITE_MTT_HDR_QWORDS)
 
+/*
+ * Multicast group table entry (arbelprm_mgm_entry_st; mthca's struct
+ * mthca_mgm): the next entry of the same hash in bits 31:6 of dword 0 (0
+ * ends the chain), the group's GID in dwords 4..7 (zero: a free entry),
+ * one member QP a dword from dword 8 to the end (QPN 23:0, bit 31 valid).
+ * The first half of the table is the hash table (MGHT), the rest the
+ * overflow entries (AMGM) the driver links behind a hash entry.
+ */
+#define ARBEL_MGM_SIZE			256
+#define ARBEL_MGM_DWORDS		(ARBEL_MGM_SIZE / 4)
+#define ARBEL_GID_LEN			16
+#define ARBEL_MGM_NEXT_DW		0
+#define ARBEL_MGM_NEXT			GENMASK(31, 6)
+#define ARBEL_MGM_GID_DW		4
+#define ARBEL_MGM_QP_DW			8
+#define ARBEL_MGM_QPS			(ARBEL_MGM_DWORDS - ARBEL_MGM_QP_DW)
+#define ARBEL_MGM_QP_VALID		BIT(31)
+#define ARBEL_MGM_QPN			GENMASK(23, 0)
+
 #endif /* _ARBEL_PRM_H */

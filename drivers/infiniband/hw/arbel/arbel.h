@@ -97,6 +97,20 @@
  * @removing: remove or shutdown began: no recovery any more
  * @up: the HCA's state is built (arbel_dev_up() succeeded, not undone)
  */
+/**
+ * struct arbel_mcg - the multicast group table (mcg.c)
+ * @lock: serialises every change of the table
+ * @amgm: the overflow entries in use, [@hash_sz, @num)
+ * @hash_sz: entries of the hash table, the first of the table
+ * @num: entries in all
+ */
+struct arbel_mcg {
+	struct mutex lock;
+	struct ida amgm;
+	u32 hash_sz;
+	u32 num;
+};
+
 struct arbel_dev {
 	struct ib_device *ibdev;
 	u8 num_ports;
@@ -139,6 +153,7 @@ struct arbel_dev {
 	struct xarray cq_xa;
 	struct xarray qp_xa;
 	struct xarray srq_xa;
+	struct arbel_mcg mcg;
 	u32 driver_pd;
 	struct arbel_kq kq;
 	unsigned long fatal;

@@ -115,6 +115,13 @@ int arbel_fw_hw2sw_eq(struct arbel_cmd_transport *cmd, u32 eqn);
 int arbel_fw_map_eq(struct arbel_cmd_transport *cmd, u32 eqn, u64 mask,
 		    bool unmap);
 
+/* fw_mcg.c */
+int arbel_fw_read_mgm(struct arbel_cmd_transport *cmd, u32 index, void *mgm);
+int arbel_fw_write_mgm(struct arbel_cmd_transport *cmd, u32 index,
+		       const void *mgm);
+int arbel_fw_mgid_hash(struct arbel_cmd_transport *cmd, const u8 *gid,
+		       u32 *hash);
+
 /* fw_q.c */
 int arbel_fw_sw2hw_cq(struct arbel_cmd_transport *cmd, u32 cqn, const u8 *ctx);
 int arbel_fw_hw2sw_cq(struct arbel_cmd_transport *cmd, u32 cqn);

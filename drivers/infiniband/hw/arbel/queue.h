@@ -223,6 +223,12 @@ int arbel_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 int arbel_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
 u32 arbel_max_rd_atom(struct arbel_dev *adev);
 
+/* mcg.c */
+int arbel_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
+int arbel_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
+void arbel_mcg_init(struct arbel_dev *adev);
+void arbel_mcg_cleanup(struct arbel_dev *adev);
+
 /* event.c */
 void arbel_queue_event(struct arbel_dev *adev,
 		       const struct arbel_eqe_info *info);

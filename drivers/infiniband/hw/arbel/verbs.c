@@ -86,6 +86,10 @@ static int arbel_query_device(struct ib_device *ibdev,
 		props->max_srq_wr = (1 << lim->log_max_srq_sz) - 1;
 		props->max_srq_sge = lim->max_sg_rq;
 	}
+	/* every entry of the multicast table can be a group */
+	props->max_mcast_grp = adev->mcg.num;
+	props->max_mcast_qp_attach = ARBEL_MGM_QPS;
+	props->max_total_mcast_qp_attach = adev->mcg.num * ARBEL_MGM_QPS;
 	props->local_ca_ack_delay = lim->local_ca_ack_delay;
 	props->atomic_cap = lim->flags & ARBEL_DEV_LIM_FLAG_ATOMIC ?
 			    IB_ATOMIC_HCA : IB_ATOMIC_NONE;
@@ -432,6 +436,7 @@ static const struct ib_device_ops arbel_dev_ops = {
 	.alloc_pd = arbel_alloc_pd,
 	.create_ah = arbel_create_ah,
 	.alloc_ucontext = arbel_alloc_ucontext,
+	.attach_mcast = arbel_attach_mcast,
 	.create_cq = arbel_create_cq,
 	.create_qp = arbel_create_qp,
 	.create_srq = arbel_create_srq,
@@ -442,6 +447,7 @@ static const struct ib_device_ops arbel_dev_ops = {
 	.destroy_cq = arbel_destroy_cq,
 	.destroy_qp = arbel_destroy_qp,
 	.destroy_srq = arbel_destroy_srq,
+	.detach_mcast = arbel_detach_mcast,
 	.disassociate_ucontext = arbel_disassociate_ucontext,
 	.fill_res_mr_entry = arbel_fill_res_mr_entry,
 	.fill_res_mr_entry_raw = arbel_fill_res_mr_entry_raw,

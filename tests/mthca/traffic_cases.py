@@ -33,7 +33,7 @@ class Driver:
     """What a stage runs the clients on: the module (a file in the guest's
     bin directory), its two devices (the second cabled), the ports a
     device has and why it cannot run the multicast client (None: it
-    can)."""
+    can; on a device of one port its receiver B is on port 1)."""
 
     def __init__(self, ko, dev, cabled_dev, ports, no_mcast=None):
         self.ko = ko
@@ -45,9 +45,7 @@ class Driver:
 
 DRIVERS = {
     'mthca': Driver('ib_mthca.ko', DEV, CABLED_DEV, 2),
-    'arbel': Driver('arbel.ko', 'arbel0', 'arbel1', 1,
-                    'arbel attaches no multicast group yet (issue 27) and '
-                    'has one port; mcast_ud needs two'),
+    'arbel': Driver('arbel.ko', 'arbel0', 'arbel1', 1),
 }
 # the multicast client (mcast_ud.c): its KTAP relayed; seconds it may take
 MCAST = 'mcast_ud'

@@ -208,7 +208,8 @@ def multicast(k, args, drv):
         k.skip(f'multicast: {tc.MCAST}', drv.no_mcast)
         return
     with tempfile.TemporaryFile('w+') as out:
-        p = spawn([f'{BIN}/{tc.MCAST}', drv.dev], out)
+        p = spawn([f'{BIN}/{tc.MCAST}', drv.dev, str(min(drv.ports, 2))],
+                  out)
         try:
             p.wait(timeout=tc.MCAST_SECS)
             timed_out = False

@@ -296,6 +296,12 @@
 #define ARBEL_INIT_IB_MAX_GID		0x06	/* be16 */
 #define ARBEL_INIT_IB_MAX_PKEY		0x0a	/* be16 */
 
+/* SET_IB inbox (mthca_SET_IB): flags, the port's capability mask */
+#define ARBEL_SET_IB_IN_SIZE		0x40
+#define ARBEL_SET_IB_FLAGS		0x00	/* be32 */
+#define ARBEL_SET_IB_FLAG_RQK		BIT(0)	/* reset Q_Key violations */
+#define ARBEL_SET_IB_CAP_MASK		0x04	/* be32 */
+
 #define ARBEL_DEV_LIM_LOG4_MASK		GENMASK(3, 0)
 #define ARBEL_DEV_LIM_HIGH4_MASK	GENMASK(7, 4)
 #define ARBEL_DEV_LIM_LOG5_MASK		GENMASK(4, 0)

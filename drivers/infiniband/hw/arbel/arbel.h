@@ -154,6 +154,7 @@ struct arbel_dev {
 	struct xarray qp_xa;
 	struct xarray srq_xa;
 	struct arbel_mcg mcg;
+	struct mutex port_lock;	/* arbel_modify_port() */
 	u32 driver_pd;
 	struct arbel_kq kq;
 	unsigned long fatal;

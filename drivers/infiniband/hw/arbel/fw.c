@@ -358,6 +358,28 @@ int arbel_fw_init_ib(struct arbel_cmd_transport *cmd, u8 port,
 EXPORT_SYMBOL_IF_KUNIT(arbel_fw_init_ib);
 
 /**
+ * arbel_fw_set_ib() - SET_IB: a port's capability mask
+ * @cmd: transport
+ * @port: the port
+ * @cap_mask: the capability mask its PortInfo is to report
+ * @reset_qkey_viol: also reset its Q_Key violation counter
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int arbel_fw_set_ib(struct arbel_cmd_transport *cmd, u8 port, u32 cap_mask,
+		    bool reset_qkey_viol)
+{
+	u8 in[ARBEL_SET_IB_IN_SIZE] = {};
+
+	put_unaligned_be32(reset_qkey_viol ? ARBEL_SET_IB_FLAG_RQK : 0,
+			   in + ARBEL_SET_IB_FLAGS);
+	put_unaligned_be32(cap_mask, in + ARBEL_SET_IB_CAP_MASK);
+	return arbel_fw_mbox(cmd, ARBEL_CMD_SET_IB, 0, port, in, sizeof(in),
+			     NULL, 0);
+}
+
+/**
  * arbel_fw_close_ib() - CLOSE_IB: take a port's link down
  * @cmd: transport
  * @port: the port

@@ -86,6 +86,8 @@ int arbel_fw_close_hca(struct arbel_cmd_transport *cmd);
 int arbel_fw_init_ib(struct arbel_cmd_transport *cmd, u8 port,
 		     const struct arbel_dev_lim *lim);
 int arbel_fw_close_ib(struct arbel_cmd_transport *cmd, u8 port);
+int arbel_fw_set_ib(struct arbel_cmd_transport *cmd, u8 port, u32 cap_mask,
+		    bool reset_qkey_viol);
 int arbel_fw_mad_ifc(struct arbel_cmd_transport *cmd, u8 port,
 		     const void *in_mad, void *out_mad);
 

@@ -102,6 +102,34 @@ static int arbel_query_port(struct ib_device *ibdev, u32 port,
 	return arbel_mad_port_info(to_adev(ibdev), port, props, NULL);
 }
 
+/*
+ * A client changes the port's capability mask (the IB CM sets IsCM): read
+ * the mask PortInfo reports, change the bits asked for, give the result to
+ * the firmware (SET_IB), as mthca does.  Shutting a port down is not
+ * something this HCA's firmware offers.
+ */
+static int arbel_modify_port(struct ib_device *ibdev, u32 port, int mask,
+			     struct ib_port_modify *props)
+{
+	struct arbel_dev *adev = to_adev(ibdev);
+	struct ib_port_attr attr = {};
+	u32 cap;
+	int err;
+
+	if (mask & IB_PORT_SHUTDOWN)
+		return -EOPNOTSUPP;
+	mutex_lock(&adev->port_lock);
+	err = arbel_mad_port_info(adev, port, &attr, NULL);
+	if (!err) {
+		cap = (attr.port_cap_flags | props->set_port_cap_mask) &
+		      ~props->clr_port_cap_mask;
+		err = arbel_fw_set_ib(&adev->cmd, port, cap,
+				      mask & IB_PORT_RESET_QKEY_CNTR);
+	}
+	mutex_unlock(&adev->port_lock);
+	return err;
+}
+
 static int arbel_query_gid(struct ib_device *ibdev, u32 port, int index,
 			   union ib_gid *gid)
 {
@@ -455,6 +483,7 @@ static const struct ib_device_ops arbel_dev_ops = {
 	.get_dma_mr = arbel_get_dma_mr,
 	.get_port_immutable = arbel_port_immutable,
 	.mmap = arbel_mmap,
+	.modify_port = arbel_modify_port,
 	.modify_qp = arbel_modify_qp,
 	.modify_srq = arbel_modify_srq,
 	.poll_cq = arbel_poll_cq,
@@ -531,6 +560,7 @@ int arbel_register_ibdev(struct arbel_dev *adev)
 	adev->rsvd_uar = max_t(u32, 1, adev->lim.num_rsvd_uars);
 	ida_init(&adev->pd_ida);
 	ida_init(&adev->uar_ida);
+	mutex_init(&adev->port_lock);
 	arbel_queues_init(adev);
 	err = arbel_kq_init(adev);
 	if (err) {
@@ -560,6 +590,7 @@ int arbel_register_ibdev(struct arbel_dev *adev)
 
 err_queues:
 	arbel_queues_cleanup(adev);
+	mutex_destroy(&adev->port_lock);
 	ida_destroy(&adev->uar_ida);
 	ida_destroy(&adev->pd_ida);
 
@@ -589,6 +620,7 @@ void arbel_unregister_ibdev(struct arbel_dev *adev)
 	ib_unregister_device(adev->ibdev);
 	arbel_kq_cleanup(adev);
 	arbel_queues_cleanup(adev);
+	mutex_destroy(&adev->port_lock);
 	ida_destroy(&adev->uar_ida);
 	ida_destroy(&adev->pd_ida);
 	ib_dealloc_device(adev->ibdev);

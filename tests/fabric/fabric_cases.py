@@ -1,34 +1,63 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The mthca-fabric stage's clients: what runs where, and what passes.
+"""The fabric stages' clients: what runs where, and what passes.
 
 Pure (no device, no process): fabric_guest.py runs these in the VM,
 tests/pylib/tests/test_fabric_cases.py tests them on the host.
 
-The fabric: two arbel-stubs joined by their "cable" property, Debian's
-ib_mthca on both, IPoIB on every port (mthca0: ib0, ib1; mthca1: ib2,
-ib3).  Three hosts, each a network namespace of its own -- the guest's
-own (A, ib0), B (ib1: mthca0's port 2) and C (ib2: mthca1's port 1) --,
-so that every packet between them crosses the stub's fabric rather than
-the kernel's loopback.  Addresses come from the subnet administrator
-only: IPoIB joins its broadcast group there and asks it for the path to
-each neighbour, rdma_cm resolves the route through it.
+The fabric: two arbel-stubs joined by their "cable" property, with IPoIB
+on every port.  Hosts are network namespaces -- A the guest's own, B and C
+of their own --, each holding one IPoIB interface, so that every packet
+between them crosses the stub's fabric rather than the kernel's
+loopback.  The mthca-fabric stage runs Debian's ib_mthca (two ports a
+device: A is mthca0's port 1, B its port 2, C mthca1's port 1), the
+arbel-fabric stage arbel.ko (one port a device: A is arbel0, B arbel1;
+no C).  Addresses come from the subnet administrator only: IPoIB joins
+its broadcast group there and asks it for the path to each neighbour,
+rdma_cm resolves the route through it.
 
 Cases, each one result:
-  - ping A -> B and B -> A, A -> C, in datagram mode and in connected
-    mode (RC QPs the IB CM connects: its MADs travel between the hosts'
-    QP1s);
+  - ping A -> B and B -> A (and A -> C), in datagram mode and in
+    connected mode (RC QPs the IB CM connects: its MADs travel between the
+    hosts' QP1s);
   - 16 MiB over TCP from A to B in each mode, the receiver's SHA-256 equal
     to the sender's;
   - rdmacm-utils: rping (-v -V -C 100, every ping printed), ucmatose and
     udaddy (both "return status 0"), mckey: a sender on A, receivers on B
-    and C, each getting every message;
+    (and C), each getting every message;
   - perftest over rdma_cm (-R): ib_write_bw and ib_send_lat, server on B.
 """
 
 import re
 
 ADDR = {'A': '10.9.0.1', 'B': '10.9.0.2', 'C': '10.9.0.3'}
-IFACE = {'A': 'ib0', 'B': 'ib1', 'C': 'ib2'}
+
+
+class Host:
+    """A host of the fabric: its IPoIB interface, its device and port."""
+
+    def __init__(self, iface, dev, port):
+        self.iface = iface
+        self.dev = dev
+        self.port = port
+
+
+class Driver:
+    """What a stage runs on: the module (a file in the guest's bin
+    directory), how many IPoIB interfaces it makes, its hosts."""
+
+    def __init__(self, ko, ifaces, hosts):
+        self.ko = ko
+        self.ifaces = ifaces
+        self.hosts = hosts
+
+
+DRIVERS = {
+    'mthca': Driver('ib_mthca.ko', 4, {'A': Host('ib0', 'mthca0', 1),
+                                       'B': Host('ib1', 'mthca0', 2),
+                                       'C': Host('ib2', 'mthca1', 1)}),
+    'arbel': Driver('arbel.ko', 2, {'A': Host('ib0', 'arbel0', 1),
+                                    'B': Host('ib1', 'arbel1', 1)}),
+}
 PREFIX = 24
 PING_COUNT = 3
 XFER_BYTES = 16 << 20
@@ -118,12 +147,25 @@ def xfer_verdict(outputs):
     return same, f'server {ends[0]}, client {ends[1]}'
 
 
-def cases():
-    """Every case, in the order they run (each mode's cases after the
-    switch to it)."""
+def perftest(prog, drv):
+    a, b = drv.hosts['A'], drv.hosts['B']
+    return Case('perftest', f'{prog} -R from A to B',
+                [('B', [prog, '-R', '-d', b.dev, '-i', str(b.port), '-n',
+                        '100', '-F'])],
+                ('A', [prog, '-R', '-d', a.dev, '-i', str(a.port), '-n',
+                       '100', '-F', ADDR['B']]),
+                exit_verdict, settle=1.0)
+
+
+def cases(drv=DRIVERS['mthca']):
+    """Every case for @drv's hosts, in the order they run (each mode's
+    cases after the switch to it)."""
     out = []
+    pairs = [p for p in (('A', 'B'), ('B', 'A'), ('A', 'C'))
+             if p[1] in drv.hosts]
+    receivers = [h for h in ('B', 'C') if h in drv.hosts]
     for mode in MODES:
-        for src, dst in (('A', 'B'), ('B', 'A'), ('A', 'C')):
+        for src, dst in pairs:
             out.append(ping_case(mode, src, dst))
         out.append(Case(
             'ipoib', f'{mode}: TCP, 16 MiB from A to B, checksums equal',
@@ -146,24 +188,14 @@ def cases():
              [('B', ['udaddy', '-b', ADDR['B']])],
              ('A', ['udaddy', '-s', ADDR['B']]), cmatose_verdict),
         Case('rdma_cm', f'mckey: A sends {MCKEY_COUNT} messages to '
-             f'{MCKEY_GROUP}, B and C get each',
+             f'{MCKEY_GROUP}, {" and ".join(receivers)} get each',
              [(h, ['mckey', '-m', MCKEY_GROUP, '-b', ADDR[h], '-C',
-                   str(MCKEY_COUNT)]) for h in ('B', 'C')],
+                   str(MCKEY_COUNT)]) for h in receivers],
              ('A', ['mckey', '-m', MCKEY_GROUP, '-b', ADDR['A'], '-s',
                     '-C', str(MCKEY_COUNT)]),
              cmatose_verdict, settle=3.0),
-        Case('perftest', 'ib_write_bw -R from A to B',
-             [('B', ['ib_write_bw', '-R', '-d', 'mthca0', '-i', '2',
-                     '-n', '100', '-F'])],
-             ('A', ['ib_write_bw', '-R', '-d', 'mthca0', '-i', '1',
-                    '-n', '100', '-F', ADDR['B']]),
-             exit_verdict, settle=1.0),
-        Case('perftest', 'ib_send_lat -R from A to B',
-             [('B', ['ib_send_lat', '-R', '-d', 'mthca0', '-i', '2',
-                     '-n', '100', '-F'])],
-             ('A', ['ib_send_lat', '-R', '-d', 'mthca0', '-i', '1',
-                    '-n', '100', '-F', ADDR['B']]),
-             exit_verdict, settle=1.0),
+        perftest('ib_write_bw', drv),
+        perftest('ib_send_lat', drv),
     ]
     return out
 

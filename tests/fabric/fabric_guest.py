@@ -1,20 +1,24 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Guest half of the mthca-fabric stage: IPoIB, rdma_cm and the subnet
-administrator on Debian's ib_mthca over arbel-stub's fabric.
+"""Guest half of the fabric stages: IPoIB, rdma_cm and the subnet
+administrator over arbel-stub's fabric, on Debian's ib_mthca
+(mthca-fabric) or on arbel (arbel-fabric).
 
-Runs as CMD in the test VM (tests/fabric/run.sh; two cabled stubs of two
-ports each) with ib_mthca.ko, fabric_cases.py, sa_query.py and
-tcp_xfer.py in /opt/arbel/bin:
+Runs as CMD in the test VM (tests/fabric/run.sh; two cabled stubs) with
+the module, fabric_cases.py, sa_query.py and tcp_xfer.py in
+/opt/arbel/bin:
 
-  fabric_guest.py [--timeout S] [--only WORD,...]
+  fabric_guest.py [--driver mthca|arbel] [--timeout S] [--only WORD,...]
 
-  1. load: ib_uverbs, ib_mthca, ib_ipoib, rdma_ucm, ib_umad; ib0 .. ib3;
-  2. hosts: B and C, network namespaces (unshare -n) holding ib1 and ib2,
-     A the guest's own with ib0; each interface up with its address;
+  1. load: ib_uverbs, the module, ib_ipoib, rdma_ucm, ib_umad; its IPoIB
+     interfaces (ib0 ..);
+  2. hosts: A the guest's own namespace, B (and C) network namespaces of
+     their own (unshare -n), each with its interface (fabric_cases.py's
+     DRIVERS) up with its address;
   3. each interface joined to the broadcast group (IPoIB's carrier up:
      the SA answered its join);
-  4. the SA's answers (sa_query.py on mthca0 port 1, its results relayed);
+  4. the SA's answers (sa_query.py on A's port, B's GID the peer; its
+     results relayed);
   5. each case of fabric_cases.py, IPoIB's mode switched on every host
      where a case needs another, at most --timeout seconds (default 60).
 
@@ -51,17 +55,19 @@ class Hosts:
     """A (the guest's namespace), B and C (one sleeping process each,
     whose network namespace they are)."""
 
-    def __init__(self):
+    def __init__(self, drv):
+        self.drv = drv
+        self.names = sorted(drv.hosts)
         self.procs = {}
 
     def start(self, k):
-        for h in ('B', 'C'):
+        for h in self.names[1:]:
             self.procs[h] = subprocess.Popen(['unshare', '-n', 'sleep',
                                               '100000'])
         time.sleep(0.5)
         ok = all(p.poll() is None for p in self.procs.values())
-        return k.check(ok, 'hosts: network namespaces B and C',
-                       'unshare -n failed')
+        return k.check(ok, 'hosts: network namespaces ' +
+                       ', '.join(self.names[1:]), 'unshare -n failed')
 
     def prefix(self, h):
         """argv prefix that runs a command in host @h's namespace."""
@@ -78,40 +84,43 @@ class Hosts:
             p.wait()
 
 
-def load(k):
+def load(k, drv):
     ok = True
-    for argv in (['modprobe', 'ib_uverbs'], ['insmod', f'{BIN}/ib_mthca.ko'],
+    for argv in (['modprobe', 'ib_uverbs'], ['insmod', f'{BIN}/{drv.ko}'],
                  ['modprobe', 'ib_ipoib'], ['modprobe', 'rdma_ucm'],
                  ['modprobe', 'ib_umad']):
         rc, out = run(*argv)
         ok &= k.check(rc == 0, 'load: ' + ' '.join(argv), out)
-    want = [f'/sys/class/net/ib{i}' for i in range(4)]
+    want = [f'/sys/class/net/ib{i}' for i in range(drv.ifaces)]
     for _ in range(100):
         if all(os.path.exists(p) for p in want):
             break
         time.sleep(0.2)
     return k.check(ok and all(os.path.exists(p) for p in want),
-                   'load: ib0 .. ib3 (two ports on each of two devices)',
+                   f'load: ib0 .. ib{drv.ifaces - 1} (every port of both '
+                   'devices)',
                    f'present: {[p for p in want if os.path.exists(p)]}')
 
 
 def addresses(k, hosts):
-    for h in ('B', 'C'):
-        rc, out = run(IP, 'link', 'set', fc.IFACE[h], 'netns',
+    iface = {h: hosts.drv.hosts[h].iface for h in hosts.names}
+    for h in hosts.names[1:]:
+        rc, out = run(IP, 'link', 'set', iface[h], 'netns',
                       str(hosts.procs[h].pid))
-        if not k.check(rc == 0, f'hosts: {fc.IFACE[h]} into {h}', out):
+        if not k.check(rc == 0, f'hosts: {iface[h]} into {h}', out):
             return False
     ok = True
-    for h in ('A', 'B', 'C'):
+    for h in hosts.names:
         for argv in ([IP, 'addr', 'add', f'{fc.ADDR[h]}/{fc.PREFIX}', 'dev',
-                      fc.IFACE[h]],
-                     [IP, 'link', 'set', fc.IFACE[h], 'up'],
+                      iface[h]],
+                     [IP, 'link', 'set', iface[h], 'up'],
                      [IP, 'link', 'set', 'lo', 'up']):
             rc, out = hosts.run(h, argv)
             ok &= rc == 0
             if rc:
                 k.diag(f'{h}: {" ".join(argv)}: {out}')
-    return k.check(ok, 'hosts: A, B, C up with 10.9.0.1 .. 3')
+    return k.check(ok, 'hosts: ' + ', '.join(
+        f'{h} {fc.ADDR[h]}' for h in hosts.names) + ' up')
 
 
 def wait_up(k, hosts, limit=30.0):
@@ -120,7 +129,8 @@ def wait_up(k, hosts, limit=30.0):
     state = {}
     while True:
         state = {h: hosts.run(h, [IP, '-br', 'link', 'show', 'dev',
-                                  fc.IFACE[h]])[1] for h in ('A', 'B', 'C')}
+                                  hosts.drv.hosts[h].iface])[1]
+                 for h in hosts.names}
         if all(fc.link_up(t) for t in state.values()) or \
                 time.monotonic() > deadline:
             break
@@ -132,14 +142,15 @@ def wait_up(k, hosts, limit=30.0):
 
 def set_mode(k, hosts, mode):
     ok, notes = True, []
-    for h in ('A', 'B', 'C'):
-        for argv in fc.mode_argv(fc.IFACE[h], mode):
+    for h in hosts.names:
+        for argv in fc.mode_argv(hosts.drv.hosts[h].iface, mode):
             rc, out = hosts.run(h, [IP] + argv[1:])
             ok &= rc == 0
             if rc:
                 notes.append(f'{h}: {out}')
     time.sleep(1)
-    return k.check(ok, f'ipoib: {mode} mode on A, B and C', '; '.join(notes))
+    return k.check(ok, f'ipoib: {mode} mode on ' + ', '.join(hosts.names),
+                   '; '.join(notes))
 
 
 def spawn(argv, out):
@@ -187,12 +198,13 @@ def run_case(hosts, case, timeout):
     return out
 
 
-def sa(k, args):
+def sa(k, args, drv):
     if not fc.selected('sa_query', 'sa', args.only):
         return
-    with open('/sys/class/infiniband/mthca0/ports/2/gids/0') as f:
+    a, b = drv.hosts['A'], drv.hosts['B']
+    with open(f'/sys/class/infiniband/{b.dev}/ports/{b.port}/gids/0') as f:
         peer = f.read().strip()
-    rc, out = run('python3', f'{BIN}/sa_query.py', 'mthca0', '1', peer,
+    rc, out = run('python3', f'{BIN}/sa_query.py', a.dev, str(a.port), peer,
                   timeout=60)
     relayed = k.relay(out.splitlines())
     k.ran_to_end(relayed, 'sa_query.py', rc is not None)
@@ -200,7 +212,7 @@ def sa(k, args):
 
 def clients(k, args, hosts):
     mode = 'datagram'
-    for case in fc.cases():
+    for case in fc.cases(hosts.drv):
         if not fc.selected(case.name, case.group, args.only):
             continue
         if case.mode and case.mode != mode:
@@ -219,24 +231,28 @@ def clients(k, args, hosts):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--driver', choices=sorted(fc.DRIVERS), default='mthca',
+                    help='the module the clients run on (default mthca)')
     ap.add_argument('--timeout', type=float, default=60.0,
                     help='seconds for one case (default 60)')
     ap.add_argument('--only', default='',
                     help='comma-separated words: the cases to run')
     args = ap.parse_args()
     k = ktap.Ktap()
-    hosts = Hosts()
-    if load(k) and hosts.start(k) and addresses(k, hosts) and \
+    drv = fc.DRIVERS[args.driver]
+    hosts = Hosts(drv)
+    if load(k, drv) and hosts.start(k) and addresses(k, hosts) and \
             wait_up(k, hosts):
-        sa(k, args)
+        sa(k, args, drv)
         clients(k, args, hosts)
     else:
         k.fail('clients', 'the fabric did not come up: nothing to run')
     hosts.stop()
     rc, out = run('dmesg')
-    for line in out.splitlines():
-        if 'ib0' in line or 'ib1' in line or 'ib2' in line or 'mthca' in line:
-            k.diag('dmesg: ' + line)
+    lines = [x for x in out.splitlines()
+             if any(w in x for w in ('ib0', 'ib1', 'ib2', 'mthca', 'arbel'))]
+    for line in lines[-40:]:
+        k.diag('dmesg: ' + line)
     return k.finish()
 
 

@@ -7,16 +7,20 @@
 # (its rping, ucmatose, udaddy and mckey go into the guest), put
 # ib_mthca.ko and the guest's Python side (fabric_guest.py,
 # fabric_cases.py, sa_query.py, tcp_xfer.py) into a guest-bin, boot
-# (scripts/vm/run.sh, VM_PYTHON=1, two stubs of two ports joined by the
-# "cable" property, ib_ipoib, rdma_ucm and ib_umad in the image) and hand
-# the run to tests/stub/judge.py --stage mthca-fabric, which prints the
-# stage's one KTAP stream.  Exit status 1 if anything failed.
+# (scripts/vm/run.sh, VM_PYTHON=1, two stubs joined by the "cable"
+# property, ib_ipoib, rdma_ucm and ib_umad in the image) and hand the run
+# to tests/stub/judge.py --stage mthca-fabric, which prints the stage's
+# one KTAP stream.  Exit status 1 if anything failed.
 #
-# Environment: VM_OUT (default build/vm-mthca-fabric; the run goes to
-# VM_OUT/fabric), QEMU (skips scripts/build-qemu.sh), TIMEOUT (VM,
-# default 600 s), CASE_TIMEOUT (default 60: one case, in seconds),
-# FABRIC=WORD,... (fabric_guest.py --only: FABRIC=rping, FABRIC=ipoib),
-# others for scripts/vm/run.sh.
+# tests/fabric/run.sh arbel: the arbel-fabric stage: the same on arbel.ko
+# (MODULE, default build/module/arbel.ko; one port a device),
+# judged by judge.py --stage arbel-fabric.
+#
+# Environment: VM_OUT (default build/vm-mthca-fabric or
+# build/vm-arbel-fabric; the run goes to VM_OUT/fabric), QEMU (skips
+# scripts/build-qemu.sh), TIMEOUT (VM, default 600 s), CASE_TIMEOUT
+# (default 60: one case, in seconds), FABRIC=WORD,... (fabric_guest.py
+# --only: FABRIC=rping, FABRIC=ipoib), others for scripts/vm/run.sh.
 
 set -uo pipefail
 
@@ -27,9 +31,14 @@ cd "$REPO" || exit 1
 # shellcheck source=scripts/vm/lib.sh
 . scripts/vm/lib.sh
 
-OUT=${VM_OUT:-$REPO/build/vm-mthca-fabric}
+DRIVER=${1:-mthca}
+case $DRIVER in
+mthca | arbel) ;;
+*) echo "usage: $0 [mthca|arbel]" >&2 && exit 2 ;;
+esac
+OUT=${VM_OUT:-$REPO/build/vm-$DRIVER-fabric}
 judge() {
-	exec python3 tests/stub/judge.py --stage mthca-fabric --out "$OUT" "$@"
+	exec python3 tests/stub/judge.py --stage "$DRIVER-fabric" --out "$OUT" "$@"
 }
 
 mkdir -p "$OUT/fabric"
@@ -47,12 +56,17 @@ export VM_EXTRA_BINS="/usr/bin/ip /usr/bin/rping /usr/bin/ucmatose /usr/bin/udad
 	/lib/x86_64-linux-gnu/libgcc_s.so.1"
 VM_PYTHON=1 scripts/vm/prepare.sh >/dev/null ||
 	judge --setup-error "scripts/vm/prepare.sh failed"
-ko=$(tests/mthca/find-ko.sh) ||
-	judge --mthca-skip "no ib_mthca.ko in $ARBEL_CACHE/vm/kernel"
+if [ "$DRIVER" = arbel ]; then
+	ko=${MODULE:-$REPO/build/module/arbel.ko}
+	[ -f "$ko" ] || judge --setup-error "module: $ko does not exist (make module-check builds it)"
+else
+	ko=$(tests/mthca/find-ko.sh) ||
+		judge --mthca-skip "no ib_mthca.ko in $ARBEL_CACHE/vm/kernel"
+fi
 cp "$ko" tests/fabric/fabric_guest.py tests/fabric/fabric_cases.py \
 	tests/fabric/sa_query.py tests/fabric/tcp_xfer.py "$gb/"
-cmd="python3 /opt/arbel/bin/fabric_guest.py --timeout ${CASE_TIMEOUT:-60}${FABRIC:+ --only $(printf %q "$FABRIC")}"
-# ib_mthca only: no arbel.ko in this boot
+cmd="python3 /opt/arbel/bin/fabric_guest.py --driver $DRIVER --timeout ${CASE_TIMEOUT:-60}${FABRIC:+ --only $(printf %q "$FABRIC")}"
+# the guest loads the module from its bin directory, not scripts/vm's way
 unset MODULE
 
 dir=$OUT/fabric

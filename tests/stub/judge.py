@@ -6,7 +6,7 @@
   judge.py --stage mthca --out DIR [--mthca-skip WHY] [--setup-error MSG]...
   judge.py --stage mthca-traffic --out DIR [--mthca-skip WHY] ...
   judge.py --stage arbel-traffic --out DIR [--setup-error MSG]...
-  judge.py --stage mthca-fabric --out DIR [--mthca-skip WHY] ...
+  judge.py --stage mthca-fabric|arbel-fabric --out DIR [--mthca-skip WHY] ...
 
 run.sh leaves one directory per VM run in DIR, each with rc (the exit
 status of scripts/vm/run.sh) and VM_OUT's files (output.txt,
@@ -167,7 +167,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--out', required=True, help="run.sh's output directory")
     ap.add_argument('--stage', choices=('conformance', 'mthca', 'mthca-traffic',
-                                        'arbel-traffic', 'mthca-fabric'),
+                                        'arbel-traffic', 'mthca-fabric',
+                                        'arbel-fabric'),
                     default='conformance', help='which stage to judge')
     ap.add_argument('--mthca-skip', help='why ib_mthca did not run')
     ap.add_argument('--no-unload', help='why ib_mthca was not removed')
@@ -181,8 +182,9 @@ def main():
         return judge_traffic(k, args)
     if args.stage == 'arbel-traffic':
         return judge_traffic(k, args, 'arbel traffic')
-    if args.stage == 'mthca-fabric':
-        return judge_traffic(k, args, 'ib_mthca fabric', 'fabric',
+    if args.stage in ('mthca-fabric', 'arbel-fabric'):
+        name = 'ib_mthca' if args.stage == 'mthca-fabric' else 'arbel'
+        return judge_traffic(k, args, f'{name} fabric', 'fabric',
                              'fabric_guest.py')
     self_test(k)
     for err in args.setup_error:

@@ -45,6 +45,21 @@ class Cases(unittest.TestCase):
                      'ib_send_lat -R'):
             self.assertTrue(any(word in n for n in names), word)
 
+    def test_arbel_has_two_hosts(self):
+        """arbel: one port a device, so A (arbel0) and B (arbel1) only;
+        perftest names each side's own device."""
+        drv = self.fc.DRIVERS['arbel']
+        names = [c.name for c in self.fc.cases(drv)]
+        self.assertFalse(any('C' in n.split() or '-> C' in n
+                             for n in names), names)
+        bw = next(c for c in self.fc.cases(drv) if 'ib_write_bw' in c.name)
+        self.assertEqual(bw.servers[0][1][:6],
+                         ['ib_write_bw', '-R', '-d', 'arbel1', '-i', '1'])
+        self.assertEqual(bw.client[1][:6],
+                         ['ib_write_bw', '-R', '-d', 'arbel0', '-i', '1'])
+        mckey = next(c for c in self.fc.cases(drv) if 'mckey' in c.name)
+        self.assertEqual([h for h, _ in mckey.servers], ['B'])
+
     def test_modes_in_order(self):
         modes = [c.mode for c in self.fc.cases() if c.mode]
         self.assertEqual(modes, sorted(modes, key=('datagram',

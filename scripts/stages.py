@@ -146,6 +146,11 @@ STAGES = [
                "cabled stubs: the SA's answers, IPoIB (datagram and "
                "connected: ping, 16 MiB over TCP), rping, ucmatose, "
                "udaddy, mckey, perftest -R"),
+    Stage('arbel-fabric', 'tests/fabric/run.sh arbel', cost=60,
+          kernel='6.1', needs=['module', 'qemu', 'vm'],
+          what="the same fabric clients on arbel.ko (one port a device, "
+               "two hosts): IPoIB both modes, rping, ucmatose, udaddy, "
+               "mckey, perftest -R, the SA's answers"),
     Stage('arbel-traffic', 'tests/mthca/run.sh arbel', cost=45,
           kernel='6.1', needs=['module', 'qemu', 'vm'],
           what="the same real clients on arbel.ko (one port a device): "

@@ -105,7 +105,7 @@
  * @num: entries in all
  */
 struct arbel_mcg {
-	struct mutex lock;
+	struct mutex lock;	/* every change of the table */
 	struct ida amgm;
 	u32 hash_sz;
 	u32 num;

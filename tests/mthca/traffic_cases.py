@@ -31,16 +31,15 @@ CABLED_DEV = 'mthca1'
 
 class Driver:
     """What a stage runs the clients on: the module (a file in the guest's
-    bin directory), its two devices (the second cabled), the ports a
-    device has and why it cannot run the multicast client (None: it
-    can; on a device of one port its receiver B is on port 1)."""
+    bin directory), its two devices (the second cabled) and the ports a
+    device has (the multicast client's receiver B is on port 2, or on
+    port 1 of a device of one port)."""
 
-    def __init__(self, ko, dev, cabled_dev, ports, no_mcast=None):
+    def __init__(self, ko, dev, cabled_dev, ports):
         self.ko = ko
         self.dev = dev
         self.cabled_dev = cabled_dev
         self.ports = ports
-        self.no_mcast = no_mcast
 
 
 DRIVERS = {

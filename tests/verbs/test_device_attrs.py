@@ -36,6 +36,15 @@ class DeviceAttrs(base.VerbsTestCase):
         self.assertTrue(a != b and a < 1 << 24 and b < 1 << 24,
                         f'pdn {a} and {b}')
 
+    def test_multicast_limits(self):
+        """Multicast limits from the table the driver lays out: 2^4
+        entries of 256 bytes (include/arbel/profile.h), each a group of up
+        to (256 - 32) / 4 = 56 QPs (the PRM's MGM entry: 32 bytes of link
+        and GID, then a dword a member)."""
+        a = self.fx.attr
+        self.assertEqual((a.max_mcast_grp, a.max_mcast_qp_attach,
+                          a.max_total_mcast_qp_attach), (16, 56, 16 * 56))
+
     def test_stub_firmware_in_hca_init(self):
         """The stub's firmware is in HCA_INIT (state 2)."""
         self.assertEqual(self.fx.win.read('FW_STATE'), 2)

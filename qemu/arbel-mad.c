@@ -57,8 +57,21 @@
 #define ARBEL_GUIDS_PER_BLOCK   8
 #define ARBEL_PKEYS_PER_BLOCK   32
 
-static uint16_t arbel_mad_attr(ArbelState *s, unsigned int port,
-                               uint16_t attr, uint32_t mod, uint8_t *d)
+/**
+ * arbel_mad_attr - the SMA's answer: attribute @attr of @port
+ * @s: the device
+ * @port: the port asked through, 1 .. ports
+ * @attr: NodeDescription, NodeInfo, GUIDInfo, PortInfo or P_KeyTable
+ * @mod: the attribute modifier (PortInfo: a port, 0 for @port; tables: a
+ *       block)
+ * @d: receives the attribute (the SMP's 64-byte data area, zeroed)
+ *
+ * Also the subnet administrator's source for its records (arbel-sa.c).
+ *
+ * Return: 0, or a MAD status.
+ */
+uint16_t arbel_mad_attr(ArbelState *s, unsigned int port, uint16_t attr,
+                        uint32_t mod, uint8_t *d)
 {
     uint64_t port_guid = arbel_ib_port_guid(s, port);
 

@@ -11,5 +11,7 @@
 #include "arbel-state.h"
 
 uint8_t arbel_cmd_mad_ifc(ArbelState *s, ArbelCmd *cmd);
+uint16_t arbel_mad_attr(ArbelState *s, unsigned int port, uint16_t attr,
+                        uint32_t mod, uint8_t *d);
 
 #endif

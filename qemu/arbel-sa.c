@@ -16,6 +16,10 @@
  * ib_sa, ib_cm, IPoIB and rdma_cm use):
  *  - ClassPortInfo Get: base version 1, class version 2, no optional
  *    capabilities, response time value 18;
+ *  - NodeRecord and PortInfoRecord Get, by LID (PortInfoRecord: and port
+ *    number): the port's NodeInfo and NodeDescription, or PortInfo, as
+ *    the SMA (MAD_IFC) reports them; none: ERR_NO_RECORDS, more than one
+ *    (no LID given): ERR_TOO_MANY_RECORDS;
  *  - PathRecord Get: from the SGID (or SLID) to the DGID (or DLID), both
  *    ports of the fabric (GID fe80::port GUID): their LIDs, P_Key 0xffff,
  *    SL 0, MTU 2048, rate 20 Gb/s (4x DDR, what PortInfo reports), packet
@@ -44,6 +48,7 @@
 #include "trace.h"
 #include "arbel-trace.h"
 #include "arbel-objects.h"
+#include "arbel-mad.h"
 #include "arbel-dp.h"
 
 #define SA_MAD_SIZE             256
@@ -59,6 +64,8 @@
 #define M_RESP                  0x80
 
 #define ATTR_CLASS_PORT_INFO    0x0001
+#define ATTR_NODE_RECORD        0x0011
+#define ATTR_PORT_INFO_RECORD   0x0012
 #define ATTR_PATH_RECORD        0x0035
 #define ATTR_MCMEMBER_RECORD    0x0038
 
@@ -78,7 +85,24 @@
 #define SA_NO_RESOURCES         SA_ERR(1)
 #define SA_REQ_INVALID          SA_ERR(2)
 #define SA_NO_RECORDS           SA_ERR(3)
+#define SA_TOO_MANY             SA_ERR(4)
 #define SA_INSUFFICIENT         SA_ERR(6)
+
+/* the SMA's attributes the records hold (arbel-mad.c) */
+#define SMA_NODE_DESC           0x0010
+#define SMA_NODE_INFO           0x0011
+#define SMA_PORT_INFO           0x0015
+
+/* NodeRecord: LID, NodeInfo, NodeDescription (108 bytes, 112 padded) */
+#define NR_NODE_INFO            4
+#define NR_NODE_DESC            44
+#define NR_SIZE                 112
+/* PortInfoRecord: EndportLID, PortNum, PortInfo (68 bytes, 72 padded) */
+#define PIR_PORT                2
+#define PIR_PORT_INFO           4
+#define PIR_SIZE                72
+#define REC_M_LID               BIT_ULL(0)
+#define PIR_M_PORT              BIT_ULL(1)
 
 /* PathRecord (64 bytes) */
 #define PR_DGID                 8
@@ -462,6 +486,58 @@ static uint16_t arbel_sa_mc(ArbelState *s, uint8_t method, const uint8_t *q,
     return 0;
 }
 
+/*
+ * The NodeRecord or PortInfoRecord of @s's up port whose LID is @lid (of
+ * every up port: @by_lid false) into @r, the first one's only; how many
+ * ports matched.
+ */
+static unsigned int arbel_sa_rec_on(ArbelState *s, uint16_t attr,
+                                    bool by_lid, uint16_t lid, uint8_t *r)
+{
+    unsigned int n, found = 0;
+
+    for (n = 1; n <= s->props.num_ports; n++) {
+        if (!arbel_ib_port_up(s, n) ||
+            (by_lid && arbel_ib_lid(s, n) != lid) || found++) {
+            continue;
+        }
+        stw_be_p(r, arbel_ib_lid(s, n));
+        if (attr == ATTR_NODE_RECORD) {
+            arbel_mad_attr(s, n, SMA_NODE_INFO, 0, r + NR_NODE_INFO);
+            arbel_mad_attr(s, n, SMA_NODE_DESC, 0, r + NR_NODE_DESC);
+        } else {
+            r[PIR_PORT] = n;
+            arbel_mad_attr(s, n, SMA_PORT_INFO, 0, r + PIR_PORT_INFO);
+        }
+    }
+    return found;
+}
+
+/* Get of a NodeRecord or PortInfoRecord: exactly one port must match */
+static uint16_t arbel_sa_port_rec(ArbelState *s, uint16_t attr,
+                                  const uint8_t *q, uint64_t mask, uint8_t *r)
+{
+    uint8_t other[SA_MAD_SIZE - SA_DATA] = { 0 };
+    bool by_lid = mask & REC_M_LID;
+    uint16_t lid = lduw_be_p(q);
+    unsigned int found;
+
+    found = arbel_sa_rec_on(s, attr, by_lid, lid, r);
+    if (s->dp.peer) {
+        found += arbel_sa_rec_on(ARBEL_STUB(s->dp.peer), attr, by_lid, lid,
+                                 found ? other : r);
+    }
+    if (found == 1 && attr == ATTR_PORT_INFO_RECORD && mask & PIR_M_PORT &&
+        q[PIR_PORT] != r[PIR_PORT]) {
+        found = 0;
+    }
+    if (found != 1) {
+        memset(r, 0, SA_MAD_SIZE - SA_DATA);
+        return found ? SA_TOO_MANY : SA_NO_RECORDS;
+    }
+    return 0;
+}
+
 /* the answer to @q (a SubnAdm MAD) in @r; its MAD status */
 static uint16_t arbel_sa_query(ArbelState *s, const uint8_t *q, uint8_t *r,
                                uint8_t *rec_size)
@@ -482,6 +558,13 @@ static uint16_t arbel_sa_query(ArbelState *s, const uint8_t *q, uint8_t *r,
         r[1] = SA_CLASS_VERSION;
         stl_be_p(r + 4, FABRIC_PLT);        /* response time value */
         return 0;
+    case ATTR_NODE_RECORD:
+    case ATTR_PORT_INFO_RECORD:
+        if (method != M_GET) {
+            return ST_UNSUP_METHOD;
+        }
+        *rec_size = attr == ATTR_NODE_RECORD ? NR_SIZE : PIR_SIZE;
+        return arbel_sa_port_rec(s, attr, q + SA_DATA, mask, r);
     case ATTR_PATH_RECORD:
         if (method != M_GET) {
             return ST_UNSUP_METHOD;

@@ -8,7 +8,9 @@ management tool asks them: SubnAdm MADs to QP1 at the port's SM LID.
 Each query is one KTAP result, its expected answer computed by hand from
 IBTA vol. 1 15.2.5 (PathRecord, MCMemberRecord) and the stub's fabric
 (Documentation/arbel-stub.rst "Subnet administrator"): a path to a known
-port, none to an unknown LID (ERR_NO_RECORDS, status 0x0300), the IPoIB
+port, none to an unknown LID (ERR_NO_RECORDS, status 0x0300), the
+NodeRecord and PortInfoRecord of a LID (none of an unknown one, too many
+without a LID: ERR_TOO_MANY_RECORDS, 0x0400), the IPoIB
 broadcast group (Q_Key 0x0b1b, MLID 0xc000), a join with a P_Key the
 port lacks (ERR_REQ_INVALID, 0x0200), a create without the components it
 needs (ERR_REQ_INSUFFICIENT_COMPONENTS, 0x0600), a join and a leave, an
@@ -28,6 +30,7 @@ import sys
 SA_CLASS = 0x03
 M_GET, M_SET, M_GET_RESP, M_DELETE, M_DELETE_RESP = 0x01, 0x02, 0x81, \
     0x15, 0x95
+ATTR_NODE, ATTR_PORT_INFO = 0x0011, 0x0012
 ATTR_PATH, ATTR_MCMEMBER = 0x0035, 0x0038
 QP1_QKEY = 0x80010000
 MAD_SIZE = 256
@@ -75,6 +78,35 @@ def path_query(sgid, dgid=None, dlid=None):
         struct.pack_into('>H', rec, 40, dlid)
         mask |= PR_DLID
     return ATTR_PATH, mask, bytes(rec)
+
+
+def lid_record(lid=None, port=None):
+    """A NodeRecord or PortInfoRecord query by LID (and port number): the
+    LID at 0 (component mask bit 0), PortInfoRecord's port at 2 (bit
+    1)."""
+    rec = bytearray(8)
+    mask = 0
+    if lid is not None:
+        struct.pack_into('>H', rec, 0, lid)
+        mask |= 1
+    if port is not None:
+        rec[2] = port
+        mask |= 2
+    return mask, bytes(rec)
+
+
+def node_fields(rec):
+    """LID, NodeType and PortGUID of a NodeRecord (NodeInfo at 4: type at
+    2, port GUID at 20; IBTA 14.2.5.3, 15.2.5.2)."""
+    return {'lid': struct.unpack_from('>H', rec, 0)[0], 'type': rec[4 + 2],
+            'port_guid': struct.unpack_from('>Q', rec, 4 + 20)[0]}
+
+
+def port_info_fields(rec):
+    """EndportLID, PortNum and PortInfo's LID (PortInfo at 4, its LID at
+    16; IBTA 14.2.5.6, 15.2.5.3) of a PortInfoRecord."""
+    return {'lid': struct.unpack_from('>H', rec, 0)[0], 'port': rec[2],
+            'pi_lid': struct.unpack_from('>H', rec, 4 + 16)[0]}
 
 
 def mc_record(mgid, port_gid, join=1, pkey=0xffff, qkey=0, sl=0, flow=0,
@@ -166,19 +198,37 @@ def main():
     def ask(name, method, attr, mask, rec, want_status, check=None):
         st, mad = u.query(method, attr, mask, rec)
         if st:
-            return k.fail(name, f'no answer: umad status {st}')
+            k.fail(name, f'no answer: umad status {st}')
+            return None
         m, status, data = answer(mad)
         ok = status == want_status and (check is None or check(m, data))
-        return k.check(ok, name, f'method 0x{m:02x} status 0x{status:04x} '
-                       f'record {data[:56].hex()}')
+        k.check(ok, name, f'method 0x{m:02x} status 0x{status:04x} '
+                f'record {data[:56].hex()}')
+        return data if ok else None
 
-    ask('PathRecord to the peer: its LID and ours, P_Key 0xffff, MTU 2048, '
-        'reversible', M_GET, *path_query(gid, dgid=peer), 0,
-        lambda m, d: path_fields(d)['slid'] == lid and
-        path_fields(d)['pkey'] == 0xffff and path_fields(d)['mtu'] == 4 and
-        path_fields(d)['reversible'] == 1 and path_fields(d)['dlid'] != 0)
+    path = ask('PathRecord to the peer: its LID and ours, P_Key 0xffff, '
+               'MTU 2048, reversible', M_GET, *path_query(gid, dgid=peer), 0,
+               lambda m, d: path_fields(d)['slid'] == lid and
+               path_fields(d)['pkey'] == 0xffff and
+               path_fields(d)['mtu'] == 4 and
+               path_fields(d)['reversible'] == 1 and
+               path_fields(d)['dlid'] != 0)
     ask('PathRecord to LID 0x999, which no port has: ERR_NO_RECORDS',
         M_GET, *path_query(gid, dlid=0x999), 0x0300)
+    peer_lid = path_fields(path)['dlid'] if path else 0
+    peer_guid = struct.unpack_from('>Q', peer, 8)[0]
+    ask('NodeRecord of the peer\'s LID: a CA, its port GUID', M_GET,
+        ATTR_NODE, *lid_record(peer_lid), 0,
+        lambda m, d: node_fields(d) == {'lid': peer_lid, 'type': 1,
+                                        'port_guid': peer_guid})
+    ask('NodeRecord without a LID: ERR_TOO_MANY_RECORDS', M_GET, ATTR_NODE,
+        *lid_record(), 0x0400)
+    ask(f'PortInfoRecord of our LID and port {port}: PortInfo with our LID',
+        M_GET, ATTR_PORT_INFO, *lid_record(lid, port), 0,
+        lambda m, d: port_info_fields(d) == {'lid': lid, 'port': port,
+                                             'pi_lid': lid})
+    ask('PortInfoRecord of LID 0x999: ERR_NO_RECORDS', M_GET,
+        ATTR_PORT_INFO, *lid_record(0x999), 0x0300)
     ask('MCMemberRecord Get of the IPoIB broadcast group: Q_Key 0x0b1b, '
         'MLID 0xc000', M_GET, ATTR_MCMEMBER, MC_MGID,
         mc_record(IPOIB_BCAST, gid), 0,

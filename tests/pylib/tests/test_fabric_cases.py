@@ -174,6 +174,30 @@ class SaMads(unittest.TestCase):
         self.assertEqual((f['qkey'], f['mlid'], f['join']),
                          (0x0b1b, 0xc000, 1))
 
+    def test_lid_record(self):
+        """NodeRecord/PortInfoRecord queries: the LID at 0 (mask bit 0),
+        PortInfoRecord's port at 2 (bit 1)."""
+        self.assertEqual(self.sq.lid_record(0x1234, 2),
+                         (3, bytes.fromhex('1234020000000000')))
+        self.assertEqual(self.sq.lid_record(), (0, bytes(8)))
+
+    def test_record_decoders(self):
+        """NodeRecord: NodeInfo at 4 (NodeType its byte 2, PortGUID at
+        its 20); PortInfoRecord: PortInfo at 4 (LID at its 16)."""
+        nr = bytearray(112)
+        struct.pack_into('>H', nr, 0, 3)
+        nr[6] = 1
+        struct.pack_into('>Q', nr, 24, 0x0002c903000b2d01)
+        self.assertEqual(self.sq.node_fields(bytes(nr)),
+                         {'lid': 3, 'type': 1,
+                          'port_guid': 0x0002c903000b2d01})
+        pir = bytearray(72)
+        struct.pack_into('>H', pir, 0, 1)
+        pir[2] = 1
+        struct.pack_into('>H', pir, 20, 1)
+        self.assertEqual(self.sq.port_info_fields(bytes(pir)),
+                         {'lid': 1, 'port': 1, 'pi_lid': 1})
+
     def test_ipoib_broadcast_mgid(self):
         """RFC 4391: ff12:401b:<P_Key>::ffff:ffff, P_Key 0xffff."""
         self.assertEqual(self.sq.IPOIB_BCAST.hex(),

@@ -34,6 +34,8 @@ int arbel_kcq_create(struct arbel_dev *adev, struct arbel_cq *cq, u32 nent)
 	u32 i;
 
 	spin_lock_init(&cq->lock);
+	INIT_LIST_HEAD(&cq->sq_qps);
+	INIT_LIST_HEAD(&cq->rq_qps);
 	err = arbel_kbuf_alloc(adev, &cq->buf, nent * ARBEL_CQE_SIZE,
 			       adev->driver_pd);
 	if (err)
@@ -191,29 +193,59 @@ static int arbel_kcq_flush_wq(struct arbel_qp *qp, struct arbel_kwq *wq,
  * more, so every WQE still outstanding on a kernel QP of this CQ is
  * completed here, flushed, as the QP's error state would have (mlx5 does
  * the same after an internal error).  SRQ WQEs are not: they belong to no
- * QP.  Called with @cq->lock held, which the QP's destroy takes before it
- * frees the QP (arbel_kcq_clean()).
+ * QP.  Called with @cq->lock held, which guards the CQ's lists of kernel
+ * QPs: a QP leaves them before it is freed (arbel_kcq_track()), so only
+ * this CQ's own QPs are read, each alive.
  */
-static int arbel_kcq_flush(struct arbel_dev *adev, struct arbel_cq *cq,
-			   int num_entries, struct ib_wc *wc)
+static int arbel_kcq_flush(struct arbel_cq *cq, int num_entries,
+			   struct ib_wc *wc)
 {
 	struct arbel_qp *qp;
-	unsigned long i;
 	int n = 0;
 
-	xa_for_each(&adev->qp_xa, i, qp) {
-		if (qp->db)
-			continue;
-		if (qp->ibqp.send_cq == &cq->ibcq)
-			n += arbel_kcq_flush_wq(qp, &qp->sq, num_entries - n,
-						wc + n);
-		if (qp->ibqp.recv_cq == &cq->ibcq && !qp->ibqp.srq)
-			n += arbel_kcq_flush_wq(qp, &qp->rq, num_entries - n,
-						wc + n);
+	list_for_each_entry(qp, &cq->sq_qps, scq_node) {
 		if (n == num_entries)
-			break;
+			return n;
+		n += arbel_kcq_flush_wq(qp, &qp->sq, num_entries - n, wc + n);
+	}
+	list_for_each_entry(qp, &cq->rq_qps, rcq_node) {
+		if (n == num_entries)
+			return n;
+		n += arbel_kcq_flush_wq(qp, &qp->rq, num_entries - n, wc + n);
 	}
 	return n;
+}
+
+/**
+ * arbel_kcq_track() - a kernel QP's queues join or leave their CQs' lists
+ * @qp: the QP, its CQs and SRQ set
+ * @add: true once the QP is made, false before it is freed
+ *
+ * The lists are what a failed device's poll flushes (arbel_kcq_flush());
+ * a receive queue on an SRQ has no WQE of its own to flush.
+ *
+ * Context: process.
+ */
+void arbel_kcq_track(struct arbel_qp *qp, bool add)
+{
+	struct arbel_cq *scq = to_acq(qp->ibqp.send_cq);
+	struct arbel_cq *rcq = to_acq(qp->ibqp.recv_cq);
+	unsigned long flags;
+
+	spin_lock_irqsave(&scq->lock, flags);
+	if (add)
+		list_add_tail(&qp->scq_node, &scq->sq_qps);
+	else
+		list_del(&qp->scq_node);
+	spin_unlock_irqrestore(&scq->lock, flags);
+	if (qp->ibqp.srq)
+		return;
+	spin_lock_irqsave(&rcq->lock, flags);
+	if (add)
+		list_add_tail(&qp->rcq_node, &rcq->rq_qps);
+	else
+		list_del(&qp->rcq_node);
+	spin_unlock_irqrestore(&rcq->lock, flags);
 }
 
 /**
@@ -285,7 +317,7 @@ int arbel_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 	}
 	/* the CQEs written before a reset first, then the flushed rest */
 	if (n < num_entries && READ_ONCE(adev->cmd.state) == ARBEL_GONE)
-		n += arbel_kcq_flush(adev, cq, num_entries - n, wc + n);
+		n += arbel_kcq_flush(cq, num_entries - n, wc + n);
 	if (cq->cons_index != start) {
 		/* the entries are the HCA's again before it may count them */
 		wmb();

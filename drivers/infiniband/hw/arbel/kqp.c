@@ -129,6 +129,7 @@ int arbel_kqp_create(struct arbel_dev *adev, struct arbel_qp *qp,
 		       qp->sz.sq_base, qp->sz.max_send_sge);
 	if (qp->rq.max)
 		arbel_kqp_init_rq(qp);
+	arbel_kcq_track(qp, true);
 	return 0;
 
 err_rq:
@@ -159,6 +160,7 @@ static void arbel_kqp_clean(struct arbel_qp *qp)
  */
 void arbel_kqp_free(struct arbel_dev *adev, struct arbel_qp *qp)
 {
+	arbel_kcq_track(qp, false);
 	arbel_kqp_clean(qp);
 	arbel_kdb_free(adev, qp->sq.rec_index);
 	arbel_kdb_free(adev, qp->rq.rec_index);

@@ -65,6 +65,8 @@ struct arbel_db_table {
  * @cons_index: CQEs a kernel CQ's consumer took
  * @set_ci_rec: its consumer-counter record
  * @arm_rec: its arm record
+ * @sq_qps: kernel QPs whose send queue completes here (under @lock)
+ * @rq_qps: kernel QPs whose receive queue (not an SRQ) completes here
  */
 struct arbel_cq {
 	struct ib_cq ibcq;
@@ -75,10 +77,12 @@ struct arbel_cq {
 	struct mutex mutex;	/* resize */
 	u8 arm_sn;
 	struct arbel_kbuf buf;
-	spinlock_t lock;	/* kernel CQ: polling */
+	spinlock_t lock;	/* kernel CQ: polling, @sq_qps, @rq_qps */
 	u32 cons_index;
 	__be32 *set_ci_rec;
 	__be32 *arm_rec;
+	struct list_head sq_qps;
+	struct list_head rq_qps;
 };
 
 /**
@@ -131,9 +135,13 @@ struct arbel_srq {
  * @sqp_psn: next PSN of a special QP's sends
  * @qkey: a special QP's Q_Key (for a work request's high Q_Key)
  * @pkey_index: QP0's P_Key index
+ * @scq_node: a kernel QP in its send CQ's @sq_qps
+ * @rcq_node: a kernel QP in its receive CQ's @rq_qps
  */
 struct arbel_qp {
 	struct ib_qp ibqp;
+	struct list_head scq_node;
+	struct list_head rcq_node;
 	struct arbel_qp_static hw;
 	struct arbel_wq_sizes sz;
 	enum ib_qp_state state;
@@ -183,6 +191,7 @@ int arbel_kcq_destroy(struct arbel_dev *adev, struct arbel_cq *cq);
 int arbel_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
 int arbel_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 void arbel_kcq_clean(struct arbel_cq *cq, u32 qpn, struct arbel_srq *srq);
+void arbel_kcq_track(struct arbel_qp *qp, bool add);
 void arbel_kq_fatal(struct arbel_dev *adev);
 
 /* kqp.c, mlx.c */

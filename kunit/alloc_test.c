@@ -18,7 +18,7 @@ static void keys_test_first_and_exhaustion(struct kunit *test)
 	u32 key, i;
 
 	/* 16 slots, 4 reserved: slots 4..15, first key rol8(4) */
-	KUNIT_ASSERT_EQ(test, arbel_keys_init(&keys, 16, 4), 0);
+	KUNIT_ASSERT_EQ(test, arbel_keys_init(&keys, 16, 4, 0), 0);
 	KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &key), 0);
 	KUNIT_EXPECT_EQ(test, key, 0x00000400u);
 	for (i = 5; i < 16; i++) {
@@ -36,7 +36,7 @@ static void keys_test_tag_rotation(struct kunit *test)
 	struct arbel_keys keys;
 	u32 a, b;
 
-	KUNIT_ASSERT_EQ(test, arbel_keys_init(&keys, 16, 4), 0);
+	KUNIT_ASSERT_EQ(test, arbel_keys_init(&keys, 16, 4, 0), 0);
 	KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &a), 0);	/* slot 4 */
 	KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &b), 0);	/* slot 5 */
 	KUNIT_EXPECT_EQ(test, a, 0x00000400u);
@@ -70,7 +70,7 @@ static void keys_test_tag_in_high_bits(struct kunit *test)
 	 * 256 reuses the tag is 256 << 17 = 0x02000000, hw 0x02000010,
 	 * key rol8 = 0x00001002 (the tag reaches the key's low byte).
 	 */
-	KUNIT_ASSERT_EQ(test, arbel_keys_init(&keys, 1 << 17, 16), 0);
+	KUNIT_ASSERT_EQ(test, arbel_keys_init(&keys, 1 << 17, 16, 0), 0);
 	for (i = 0; i < 256; i++) {
 		KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &key), 0);
 		arbel_key_free(&keys, key);
@@ -94,7 +94,7 @@ static void keys_test_tag_stored_without_memory(struct kunit *test)
 	struct arbel_keys keys;
 	u32 a, b;
 
-	KUNIT_ASSERT_EQ(test, arbel_keys_init(&keys, 16, 4), 0);
+	KUNIT_ASSERT_EQ(test, arbel_keys_init(&keys, 16, 4, 0), 0);
 	KUNIT_ASSERT_NOT_NULL(test, keys.tags);
 	KUNIT_EXPECT_EQ(test, keys.tags[4], 0u);
 	KUNIT_EXPECT_EQ(test, keys.tags[15], 0u);
@@ -111,6 +111,55 @@ static void keys_test_tag_stored_without_memory(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, keys.tags[4], 32u);
 	arbel_keys_destroy(&keys);
 	KUNIT_EXPECT_NULL(test, keys.tags);
+}
+
+/*
+ * Issue 30: a key from an earlier life of the device (before a recovery,
+ * an unbind) must not name a region again.  By hand, 16 slots, 4
+ * reserved: a first tag of 0x45 keeps 0x40 (its bits above the slot);
+ * slot 4's first key is hw 0x44, rotated left by 8: 0x4400; two uses
+ * advance its tag to 0x60, the next life's first tag; its first key there
+ * is hw 0x64, none of the 0x44 and 0x54 of the life before.
+ */
+static void keys_test_no_key_across_lives(struct kunit *test)
+{
+	struct arbel_keys keys;
+	u32 a, b, next;
+
+	KUNIT_ASSERT_EQ(test, arbel_keys_init(&keys, 16, 4, 0x45), 0);
+	KUNIT_EXPECT_EQ(test, arbel_keys_next_tag(&keys), 0x40u);
+	KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &a), 0);
+	KUNIT_EXPECT_EQ(test, a, 0x00004400u);
+	arbel_key_free(&keys, a);
+	KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &b), 0);
+	KUNIT_EXPECT_EQ(test, b, 0x00005400u);
+	arbel_key_free(&keys, b);
+	next = arbel_keys_next_tag(&keys);
+	KUNIT_EXPECT_EQ(test, next, 0x60u);
+	arbel_keys_destroy(&keys);
+
+	KUNIT_ASSERT_EQ(test, arbel_keys_init(&keys, 16, 4, next), 0);
+	KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &a), 0);
+	KUNIT_EXPECT_EQ(test, a, 0x00006400u);
+	arbel_key_free(&keys, a);
+	arbel_keys_destroy(&keys);
+}
+
+/*
+ * The next tag is found past a wrap of 2^32: a first tag of 0xfffffff0
+ * (16 slots) and one use of slot 4 give a next tag of 0 (0xfffffff0 +
+ * 16), not the 0xfffffff0 an unsigned maximum would keep.
+ */
+static void keys_test_next_tag_wraps(struct kunit *test)
+{
+	struct arbel_keys keys;
+	u32 a;
+
+	KUNIT_ASSERT_EQ(test, arbel_keys_init(&keys, 16, 4, 0xfffffff0u), 0);
+	KUNIT_ASSERT_EQ(test, arbel_key_alloc(&keys, &a), 0);
+	arbel_key_free(&keys, a);
+	KUNIT_EXPECT_EQ(test, arbel_keys_next_tag(&keys), 0u);
+	arbel_keys_destroy(&keys);
 }
 
 /*
@@ -148,6 +197,8 @@ static struct kunit_case keys_cases[] = {
 	KUNIT_CASE(keys_test_tag_rotation),
 	KUNIT_CASE(keys_test_tag_in_high_bits),
 	KUNIT_CASE(keys_test_tag_stored_without_memory),
+	KUNIT_CASE(keys_test_no_key_across_lives),
+	KUNIT_CASE(keys_test_next_tag_wraps),
 	KUNIT_CASE(pd_test_range),
 	{}
 };

@@ -14,19 +14,24 @@
 /**
  * struct arbel_keys - MPT slots and the tag each slot's next key carries
  * @slots: free slots in [@reserved, @num_mpts)
- * @tags: per slot, the tag bits of its next key (0 until it is first
- *	  freed); written only by the slot's owner, in arbel_key_free()
+ * @tags: per slot, the tag bits of its next key (@first_tag until it is
+ *	  first freed); written only by the slot's owner, in
+ *	  arbel_key_free()
+ * @first_tag: every slot's first tag, a multiple of @num_mpts
  * @num_mpts: MPT table size, a power of two
  * @reserved: slots the firmware keeps (0 .. @reserved - 1)
  */
 struct arbel_keys {
 	struct ida slots;
 	u32 *tags;
+	u32 first_tag;
 	u32 num_mpts;
 	u32 reserved;
 };
 
-int arbel_keys_init(struct arbel_keys *keys, u32 num_mpts, u32 reserved);
+int arbel_keys_init(struct arbel_keys *keys, u32 num_mpts, u32 reserved,
+		    u32 first_tag);
+u32 arbel_keys_next_tag(const struct arbel_keys *keys);
 void arbel_keys_destroy(struct arbel_keys *keys);
 int arbel_key_alloc(struct arbel_keys *keys, u32 *key);
 void arbel_key_free(struct arbel_keys *keys, u32 key);

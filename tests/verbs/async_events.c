@@ -4,9 +4,9 @@
  *
  *   async_events DEV NMRS SECS STOP
  *
- * Opens DEV, allocates a PD and registers NMRS regions of 64 KiB, then
- * prints "ready vmpin=N" (the process' pinned KiB, /proc/self/status
- * VmPin) and reads the context's async events without ever blocking: the
+ * Opens DEV, allocates a PD and registers NMRS regions of 64 KiB (a line
+ * "key 0xK" for each, its lkey), then prints "ready vmpin=N" (the
+ * process' pinned KiB, /proc/self/status VmPin) and reads the context's async events without ever blocking: the
  * async fd is O_NONBLOCK and waited on with poll() and a deadline, so a
  * missing event ends in "timeout" and exit status 1 rather than a hung
  * test.  Each event is printed as "event NAME port N" and acknowledged.
@@ -109,12 +109,16 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	memset(buf, 0x5a, (size_t)(nmrs + 1) * MR_LEN);
-	for (i = 0; i < nmrs; i++)
-		if (!ibv_reg_mr(pd, buf + (size_t)i * MR_LEN, MR_LEN,
-				IBV_ACCESS_LOCAL_WRITE)) {
+	for (i = 0; i < nmrs; i++) {
+		struct ibv_mr *mr = ibv_reg_mr(pd, buf + (size_t)i * MR_LEN,
+					       MR_LEN, IBV_ACCESS_LOCAL_WRITE);
+
+		if (!mr) {
 			printf("error reg_mr %d: %s\n", i, strerror(errno));
 			return 2;
 		}
+		printf("key 0x%08x\n", mr->lkey);
+	}
 	if (fcntl(ctx->async_fd, F_SETFL,
 		  fcntl(ctx->async_fd, F_GETFL) | O_NONBLOCK) < 0) {
 		printf("error O_NONBLOCK: %s\n", strerror(errno));

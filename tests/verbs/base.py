@@ -119,20 +119,23 @@ class WriteMttMode:
         return False
 
 
+def eq_mpts():
+    """MPTs the driver's EQ ring's region holds: 1 in event mode, 0 when it
+    polls (debugfs arbel/<bdf>/eq/mode)."""
+    import glob     # pylint: disable=import-outside-toplevel
+    for path in glob.glob('/sys/kernel/debug/arbel/*/eq/mode'):
+        with open(path, encoding='ascii') as f:
+            return 0 if f.read().strip() == 'polling' else 1
+    return 0
+
+
 def driver_mpts():
     """HW-owned MPTs the driver holds besides the user's regions: its EQ
-    ring's region (1 in event mode, 0 when it polls: debugfs
-    arbel/<bdf>/eq/mode) and one for each object of the kernel's own
+    ring's region (eq_mpts()) and one for each object of the kernel's own
     consumers (the MAD layer's PD, CQ and QP0/QP1 at least): a kernel PD's
     DMA region (no local DMA lkey), a kernel MR, the buffer region of a
     kernel CQ, QP or SRQ (Documentation/arbel.rst, "Kernel queues")."""
-    import glob     # pylint: disable=import-outside-toplevel
-    eq = 0
-    for path in glob.glob('/sys/kernel/debug/arbel/*/eq/mode'):
-        with open(path, encoding='ascii') as f:
-            eq = 0 if f.read().strip() == 'polling' else 1
-        break
-    return eq + sum(restrack.kernel_owned(CONFIG['device']).values())
+    return eq_mpts() + sum(restrack.kernel_owned(CONFIG['device']).values())
 
 
 def access_str(access):

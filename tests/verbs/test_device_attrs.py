@@ -45,6 +45,14 @@ class DeviceAttrs(base.VerbsTestCase):
         self.assertEqual((a.max_mcast_grp, a.max_mcast_qp_attach,
                           a.max_total_mcast_qp_attach), (16, 56, 16 * 56))
 
+    def test_max_mr_leaves_out_the_eq_region(self):
+        """max_mr: the 2^17 MPTs of the default profile less the 2^4 the
+        firmware reserves (QUERY_DEV_LIM) and, in event mode, the one of
+        the EQ ring's region, which the driver holds as long as it runs
+        (issue 30)."""
+        self.assertEqual(self.fx.attr.max_mr,
+                         (1 << 17) - (1 << 4) - base.eq_mpts())
+
     def test_stub_firmware_in_hca_init(self):
         """The stub's firmware is in HCA_INIT (state 2)."""
         self.assertEqual(self.fx.win.read('FW_STATE'), 2)

@@ -138,12 +138,15 @@ class Events(unittest.TestCase):
         """A catastrophic error: the process holding regions gets
         DEVICE_FATAL and errors afterwards, its pages are unpinned, the HCA
         is reset (no HW-owned MPT of its) and probed again, and a new
-        process registers memory that translates."""
+        process registers memory that translates -- in the same slots, with
+        keys none of which the holder had, its old keys refused."""
         own = base.driver_mpts()
         hw0 = self.win.read('HW_MPTS')
         h = Holder(2, FATAL_SECS, 'DEVICE_FATAL')
         self.addCleanup(h.close)
         self.assertTrue(h.until('ready', 10), f'holder: {h.lines}')
+        old_keys = [int(x.split()[1], 16) for x in h.lines
+                    if x.startswith('key ')]
         pinned = int(h.lines[-1].split('vmpin=')[1])
         self.assertEqual(self.win.read('HW_MPTS'), hw0 + 2, 'two regions')
         self.assertGreaterEqual(pinned, 128, 'VmPin of two 64 KiB regions')
@@ -178,15 +181,28 @@ class Events(unittest.TestCase):
 
         ctx = Context(name=base.CONFIG['device'])
         pd = PD(ctx)
-        mr = MR(pd, 64 << 10, base.LW)
+        # as many regions as the holder had: the same MPT slots again
+        mrs = [MR(pd, 64 << 10, base.LW) for _ in old_keys]
         xl = dbgwin.Translator(self.win)
         try:
-            o = xl.translate(mr.lkey, base.ACC['LOCAL_READ'], mr.buf, 1)
+            o = xl.translate(mrs[0].lkey, base.ACC['LOCAL_READ'],
+                             mrs[0].buf, 1)
             self.assertEqual(o.result, base.XL['OK'], o.name)
-            self.assertEqual(self.win.read('HW_MPTS'), own + 1)
+            self.assertEqual(self.win.read('HW_MPTS'), own + len(mrs))
+            # issue 30: no key from before the recovery names a region
+            new_keys = [m.lkey for m in mrs]
+            print(f'# keys before the recovery {[hex(k) for k in old_keys]}'
+                  f', after {[hex(k) for k in new_keys]}')
+            self.assertFalse(set(old_keys) & set(new_keys),
+                             'a key from before the recovery came back')
+            for k in old_keys:
+                o = xl.translate(k, base.ACC['LOCAL_READ'], mrs[0].buf, 1)
+                self.assertNotEqual(o.result, base.XL['OK'],
+                                    f'old key {k:#x} translates')
         finally:
             xl.close()
-            mr.close()
+            for m in mrs:
+                m.close()
             pd.close()
             ctx.close()
         self.assertEqual(self.win.read('HW_MPTS'), own)

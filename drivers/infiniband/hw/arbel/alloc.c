@@ -43,21 +43,51 @@
  * @keys: the allocator
  * @num_mpts: MPT table size, a power of two
  * @reserved: firmware-reserved slots at the start of the table
+ * @first_tag: every slot's first tag (its bits below @num_mpts are
+ *	       dropped): arbel_keys_next_tag() of the allocator before, so
+ *	       that no key of an earlier life of the device comes back
  *
  * Context: process.
  * Return: 0 or -ENOMEM (the tag array: 4 bytes per slot).
  */
-int arbel_keys_init(struct arbel_keys *keys, u32 num_mpts, u32 reserved)
+int arbel_keys_init(struct arbel_keys *keys, u32 num_mpts, u32 reserved,
+		    u32 first_tag)
 {
-	keys->tags = kvcalloc(num_mpts, sizeof(*keys->tags), GFP_KERNEL);
+	u32 i;
+
+	keys->tags = kvmalloc_array(num_mpts, sizeof(*keys->tags), GFP_KERNEL);
 	if (!keys->tags)
 		return -ENOMEM;
+	keys->first_tag = first_tag & ~(num_mpts - 1);
+	for (i = 0; i < num_mpts; i++)
+		keys->tags[i] = keys->first_tag;
 	ida_init(&keys->slots);
 	keys->num_mpts = num_mpts;
 	keys->reserved = reserved;
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_keys_init);
+
+/**
+ * arbel_keys_next_tag() - a tag no key of this allocator has had
+ * @keys: the allocator, every key freed
+ *
+ * The tag after the most any slot advanced from the first one: a slot
+ * used more than 2^32 / num_mpts times wraps, and only then can a key
+ * come back (the tag space is spent).
+ *
+ * Context: any.
+ * Return: the tag, a multiple of the table size.
+ */
+u32 arbel_keys_next_tag(const struct arbel_keys *keys)
+{
+	u32 i, most = 0;
+
+	for (i = keys->reserved; i < keys->num_mpts; i++)
+		most = max(most, keys->tags[i] - keys->first_tag);
+	return keys->first_tag + most;
+}
+EXPORT_SYMBOL_IF_KUNIT(arbel_keys_next_tag);
 
 /**
  * arbel_keys_destroy() - free the allocator's memory

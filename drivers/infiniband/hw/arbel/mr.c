@@ -9,13 +9,55 @@
  * exactly what was done before it.
  */
 
+#include <linux/align.h>
 #include <linux/device.h>
 #include <linux/err.h>
+#include <linux/mutex.h>
+#include <linux/timekeeping.h>
 
 #include <arbel/mpt.h>
 #include "arbel.h"
 #include "mr.h"
 #include "mtt.h"
+
+/*
+ * The first tag of the next key allocator, kept by the module across every
+ * device's lives (a recovery, an unbind and bind): each teardown raises it
+ * past the tags that device handed out, so an lkey or rkey from before
+ * never names a region again (issue 30) until a slot's 2^32 / num_mpts
+ * tags are spent.  The module's first use starts it at the seconds since
+ * boot, one tag a second: a reloaded module does not start from 0 again
+ * either (only a slot used more often than once a second since boot could
+ * meet an old key).
+ */
+static DEFINE_MUTEX(arbel_key_epoch_lock);
+static u32 arbel_key_epoch;
+static bool arbel_key_epoch_set;
+
+static u32 arbel_key_epoch_get(u32 num_mpts)
+{
+	u32 tag;
+
+	mutex_lock(&arbel_key_epoch_lock);
+	if (!arbel_key_epoch_set) {
+		arbel_key_epoch = (u32)ktime_get_boottime_seconds() * num_mpts;
+		arbel_key_epoch_set = true;
+	}
+	/* the next multiple of the table size */
+	tag = ALIGN(arbel_key_epoch, num_mpts);
+	mutex_unlock(&arbel_key_epoch_lock);
+	return tag;
+}
+
+static void arbel_key_epoch_put(const struct arbel_keys *keys)
+{
+	u32 next = arbel_keys_next_tag(keys);
+
+	mutex_lock(&arbel_key_epoch_lock);
+	if ((s32)(next - arbel_key_epoch) > 0)
+		arbel_key_epoch = next;
+	mutex_unlock(&arbel_key_epoch_lock);
+}
 
 /**
  * arbel_mr_init_table() - set up the key and MTT allocators
@@ -31,7 +73,8 @@ int arbel_mr_init_table(struct arbel_dev *adev)
 	int err;
 
 	err = arbel_keys_init(&adev->keys, 1U << mpt->log_num,
-			      1U << mpt->log_rsvd);
+			      1U << mpt->log_rsvd,
+			      arbel_key_epoch_get(1U << mpt->log_num));
 	if (err)
 		return err;
 	err = arbel_mtt_pool_init(&adev->mtt, 1U << mtt->log_num,
@@ -60,6 +103,7 @@ void arbel_mr_cleanup_table(struct arbel_dev *adev)
 {
 	arbel_mtt_icm_release(adev);
 	arbel_mtt_pool_destroy(&adev->mtt);
+	arbel_key_epoch_put(&adev->keys);
 	arbel_keys_destroy(&adev->keys);
 }
 

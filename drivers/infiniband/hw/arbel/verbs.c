@@ -57,7 +57,9 @@ static int arbel_query_device(struct ib_device *ibdev,
 	props->hw_ver = adev->pdev->revision;
 	props->max_mr_size = 1ULL << lim->log_max_mr_size;
 	props->page_size_cap = ARBEL_MPT_PAGE_SIZES & ~((u64)PAGE_SIZE - 1);
-	props->max_mr = adev->keys.num_mpts - adev->keys.reserved;
+	/* the EQ ring's region holds an MPT for good (event mode) */
+	props->max_mr = adev->keys.num_mpts - adev->keys.reserved -
+			(adev->eq.region ? 1 : 0);
 	props->max_pd = adev->max_pd - adev->rsvd_pd;
 	props->max_pkeys = ARBEL_PKEY_TABLE_LEN;
 	props->device_cap_flags = IB_DEVICE_PORT_ACTIVE_EVENT |

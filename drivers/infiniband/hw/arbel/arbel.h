@@ -36,6 +36,20 @@
 #define ARBEL_MAX_PORTS		1
 
 /**
+ * struct arbel_mcg - the multicast group table (mcg.c)
+ * @lock: serialises every change of the table
+ * @amgm: the overflow entries in use, [@hash_sz, @num)
+ * @hash_sz: entries of the hash table, the first of the table
+ * @num: entries in all
+ */
+struct arbel_mcg {
+	struct mutex lock;	/* every change of the table */
+	struct ida amgm;
+	u32 hash_sz;
+	u32 num;
+};
+
+/**
  * struct arbel_dev - one Arbel HCA
  * @ibdev: the RDMA core's device while one is registered, else NULL: a
  *	   new one for every bring-up (verbs.c), since an unregistered
@@ -85,6 +99,8 @@
  * @cq_xa: CQs by number, for their events
  * @qp_xa: QPs by number, for their events
  * @srq_xa: SRQs by number, for their events
+ * @mcg: the multicast group table
+ * @port_lock: serialises changes of a port's capability mask
  * @driver_pd: the PD of the driver's own regions (the EQ ring, kernel
  *	       CQs); the verbs PD numbers start after it
  * @kq: the kernel's UAR, doorbell records and special QPs (kbuf.c)
@@ -97,20 +113,6 @@
  * @removing: remove or shutdown began: no recovery any more
  * @up: the HCA's state is built (arbel_dev_up() succeeded, not undone)
  */
-/**
- * struct arbel_mcg - the multicast group table (mcg.c)
- * @lock: serialises every change of the table
- * @amgm: the overflow entries in use, [@hash_sz, @num)
- * @hash_sz: entries of the hash table, the first of the table
- * @num: entries in all
- */
-struct arbel_mcg {
-	struct mutex lock;	/* every change of the table */
-	struct ida amgm;
-	u32 hash_sz;
-	u32 num;
-};
-
 struct arbel_dev {
 	struct ib_device *ibdev;
 	u8 num_ports;

@@ -14,8 +14,9 @@
  * GRH is delivered, on each device, to every QP its MGM table attaches to
  * the GRH's destination GID (arbel-mcg.c), the sender's own QP included --
  * the kernel's IPoIB receive path drops the copies "the HCA has
- * replicated" of its own sends, so real HCAs make them; no Arbel source names a loopback
- * block.  Without a GRH the HCA has no GID to look up: dropped.
+ * replicated" of its own sends, so real HCAs make them; no Arbel source
+ * names a loopback block.  Without a GRH the HCA has no GID to look up:
+ * dropped.
  * Documentation/arbel-stub.rst "Data path", "Multicast".
  *
  * SPDX-License-Identifier: GPL-2.0-or-later

@@ -401,21 +401,22 @@ ArbelResp arbel_rq_receive(ArbelState *s, unsigned int port, ArbelMsg *m,
     ArbelResp r;
     ArbelQp *qp;
     uint32_t dqpn = m->dqpn & ARBEL_QPN_MASK;
+    uint32_t sqp = dqpn <= 1 ? arbel_qp_special(s, dqpn, port) : 0;
+    bool smi = sqp && !dqpn;
     uint8_t st = m->st;
 
-    if (dqpn <= 1) {
+    if (sqp) {
         /* QP0, QP1: this port's special QP, an MLX QP taking UD */
-        dqpn = arbel_qp_special(s, dqpn, port);
+        dqpn = sqp;
         st = ARBEL_QP_ST_MLX;
     }
-    if (!dqpn || !arbel_rq_qp(s, dqpn, &qp, ctx, &q) || q.st != st ||
+    if (!arbel_rq_qp(s, dqpn, &qp, ctx, &q) || q.st != st ||
         (q.port && q.port != port)) {
         trace_arbel_recv_drop(arbel_trace_seq(s), m->dqpn, m->op);
         return ARBEL_RESP_DROP;
     }
     /* IBTA 10.2.4: QP0 takes any Q_Key, QP1 and UD QPs their own */
-    if ((m->st == ARBEL_QP_ST_UD && (m->dqpn & ARBEL_QPN_MASK) &&
-         m->qkey != q.qkey) ||
+    if ((m->st == ARBEL_QP_ST_UD && !smi && m->qkey != q.qkey) ||
         !arbel_pkey_match(m->pkey, arbel_ib_pkey(s, port, q.pkey_index))) {
         /* IBTA 10.2.4 (Q_Key), 10.9.3 (P_Key): the packet is dropped */
         trace_arbel_recv_drop(arbel_trace_seq(s), m->dqpn, m->op);

@@ -136,10 +136,6 @@ STAGES = [
                "the stub's data path: ibverbs-utils' pingpongs (loopback, "
                "port 1 to port 2, device to device over a cable), "
                "perftest, rdma-core's traffic tests"),
-    Stage('mthca-traffic-6.12',
-          'on 6.12 mthca-traffic tests/mthca/run.sh traffic', cost=50,
-          kernel='6.12', needs=['qemu', 'vm'],
-          what="the same with Debian's 6.12 ib_mthca"),
     Stage('mthca-fabric', 'tests/fabric/run.sh', cost=60, kernel='6.1',
           needs=['qemu', 'vm'],
           what="the fabric's services on Debian's ib_mthca over two "

@@ -8,10 +8,10 @@ management tool asks them: SubnAdm MADs to QP1 at the port's SM LID.
 Each query is one KTAP result, its expected answer computed by hand from
 IBTA vol. 1 15.2.5 (PathRecord, MCMemberRecord) and the stub's fabric
 (Documentation/arbel-stub.rst "Subnet administrator"): a path to a known
-port, none to an unknown LID (ERR_NO_RECORDS, status 0x0300), the
-NodeRecord and PortInfoRecord of a LID (none of an unknown one, too many
-without a LID: ERR_TOO_MANY_RECORDS, 0x0400), the IPoIB
-broadcast group (Q_Key 0x0b1b, MLID 0xc000), a join with a P_Key the
+port and to the asking port itself, none to an unknown LID
+(ERR_NO_RECORDS, status 0x0300), the NodeRecord and PortInfoRecord of a
+LID (none of an unknown one, too many without a LID:
+ERR_TOO_MANY_RECORDS, 0x0400), the IPoIB broadcast group (Q_Key 0x0b1b, MLID 0xc000), a join with a P_Key the
 port lacks (ERR_REQ_INVALID, 0x0200), a create without the components it
 needs (ERR_REQ_INSUFFICIENT_COMPONENTS, 0x0600), a join and a leave, an
 attribute the SA lacks (MAD status 0x000c).
@@ -213,6 +213,10 @@ def main():
                path_fields(d)['mtu'] == 4 and
                path_fields(d)['reversible'] == 1 and
                path_fields(d)['dlid'] != 0)
+    ask('PathRecord to ourselves (loopback): our LID both ways', M_GET,
+        *path_query(gid, dgid=gid), 0,
+        lambda m, d: (path_fields(d)['dlid'], path_fields(d)['slid']) ==
+        (lid, lid))
     ask('PathRecord to LID 0x999, which no port has: ERR_NO_RECORDS',
         M_GET, *path_query(gid, dlid=0x999), 0x0300)
     peer_lid = path_fields(path)['dlid'] if path else 0

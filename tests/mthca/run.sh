@@ -82,6 +82,7 @@ if [ "$MODE" = mthca ]; then
 		tests/vm/bringup_guest.py tests/vm/bringup_cases.py "$gb/"
 	cmd="NODE_GUID=$NODE_GUID PORT_GUID=$PORT_GUID PORTS=$PORTS python3 /opt/arbel/bin/mthca_guest.py --cycles ${CYCLES:-20}${NO_UNLOAD:+ --no-unload $(printf %q "$NO_UNLOAD")}"
 else
+	scripts/setup.sh verbs >&2 || judge --setup-error "scripts/setup.sh verbs (libibverbs-dev) failed"
 	cc -O2 -Wall -Wextra -Werror -Itests/lib -o "$gb/mcast_ud" \
 		tests/mthca/mcast_ud.c tests/lib/ktap.c tests/lib/util.c \
 		-libverbs >"$OUT/mcast_ud.log" 2>&1 ||

@@ -140,6 +140,16 @@ uint64_t arbel_dbg_read(ArbelState *s, hwaddr off)
         return arbel_catas_dbg_read(s, off);
     }
     switch (off) {
+    case ARBEL_DBG_LC_PULLED:
+        return s->life.pulled;
+    case ARBEL_DBG_LC_ACCESSES:
+        return s->life.accesses;
+    case ARBEL_DBG_LC_DMAS:
+        return s->life.dmas;
+    case ARBEL_DBG_LC_IRQS:
+        return s->life.irqs;
+    case ARBEL_DBG_LC_INTA_PIN:
+        return s->irq.inta_pin;
     case ARBEL_DBG_ID:
         return ARBEL_DBG_ID_VALUE;
     case ARBEL_DBG_VERSION:
@@ -246,6 +256,13 @@ void arbel_dbg_write(ArbelState *s, hwaddr off, uint32_t val)
         return;
     }
     switch (off) {
+    case ARBEL_DBG_LC_INTA_PIN:
+        if (val < ARBEL_INTX_PINS) {
+            s->irq.inta_pin = val;
+        } else {
+            arbel_dbg_write_refused(off, val);
+        }
+        break;
     case ARBEL_DBG_XL_KEY:
         s->dbg.xl_key = val;
         break;

@@ -86,6 +86,24 @@
 #define ARBEL_DBG_CATAS_WORD0           0x310 /* RO the buffer's dword 0 */
 #define ARBEL_DBG_CATAS_COUNT           0x314 /* RO errors injected */
 
+/*
+ * 0x400..0x4ff: the card's life cycle (arbel-pci.c).  The counters start
+ * from 0 at every reset (the reset register or a QEMU system reset).
+ * While pulled the card is out of its slot: every read of BAR0, BAR2
+ * (this window too) and config space returns all-ones, every write but
+ * one to LC_PULLED is lost, no command runs, no DMA, no interrupt.
+ */
+#define ARBEL_DBG_LC_PULLED             0x400 /* RW ARBEL_LC_* below */
+#define ARBEL_DBG_LC_ACCESSES           0x404 /* RO BAR0/BAR2 accesses */
+#define ARBEL_DBG_LC_DMAS               0x408 /* RO DMA reads and writes */
+#define ARBEL_DBG_LC_IRQS               0x40c /* RO interrupts raised */
+#define ARBEL_DBG_LC_INTA_PIN           0x410 /* RW QUERY_ADAPTER inta_pin */
+
+/* ARBEL_DBG_LC_PULLED values (reads: 1 pulled, 0 in its slot) */
+#define ARBEL_LC_BACK                   0 /* plugged back: powers up reset */
+#define ARBEL_LC_PULLED                 1 /* pulled out of its slot */
+#define ARBEL_LC_GLITCH_OVER            2 /* back as it was (link glitch) */
+
 /* ARBEL_DBG_PORT_EVENT fields */
 #define ARBEL_DBG_PORT_EVENT_PORT       0xff  /* bits 7:0: port, 1 or 2 */
 #define ARBEL_DBG_PORT_EVENT_UP         0x100 /* bit 8: active, else down */

@@ -1,8 +1,9 @@
 /*
  * arbel-stub: DMA to guest memory and the command mailboxes.
  *
- * Every access the device makes to guest memory goes through here and is
- * refused while the guest has bus mastering off.  A mailbox address must be
+ * Every access the device makes to guest memory goes through here, is
+ * counted (debug window LC_DMAS) and is refused while the guest has bus
+ * mastering off or the card is pulled.  A mailbox address must be
  * non-zero; one not 4 KiB aligned is used and noted "unconfirmed:".
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -35,14 +36,16 @@ bool arbel_bus_master(ArbelState *s)
  * @buf: where to
  * @len: bytes
  *
- * Return: MEMTX_OK, or an error (also with bus mastering off).
+ * Return: MEMTX_OK, or an error (also with bus mastering off or the card
+ * pulled).
  */
 MemTxResult arbel_dma_read(ArbelState *s, uint64_t addr, void *buf,
                            uint64_t len)
 {
-    if (!arbel_bus_master(s)) {
+    if (!arbel_bus_master(s) || s->life.pulled) {
         return MEMTX_ERROR;
     }
+    s->life.dmas++;
     return pci_dma_read(PCI_DEVICE(s), addr, buf, len);
 }
 
@@ -53,14 +56,16 @@ MemTxResult arbel_dma_read(ArbelState *s, uint64_t addr, void *buf,
  * @buf: what
  * @len: bytes
  *
- * Return: MEMTX_OK, or an error (also with bus mastering off).
+ * Return: MEMTX_OK, or an error (also with bus mastering off or the card
+ * pulled).
  */
 MemTxResult arbel_dma_write(ArbelState *s, uint64_t addr, const void *buf,
                             uint64_t len)
 {
-    if (!arbel_bus_master(s)) {
+    if (!arbel_bus_master(s) || s->life.pulled) {
         return MEMTX_ERROR;
     }
+    s->life.dmas++;
     return pci_dma_write(PCI_DEVICE(s), addr, buf, len);
 }
 /*

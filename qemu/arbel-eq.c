@@ -10,9 +10,9 @@
  * (byte 0x1f, bit 7) cleared: the entry now belongs to software.
  *
  * An EQE on an armed EQ raises its interrupt and disarms it: MSI-X vector
- * intr - 128 when intr >= 128 and the guest enabled MSI-X, else the INTx
- * line, which stays asserted until every raised pin is written to the
- * clear-interrupt register.  Sources: mthca's EQ code [L-eq], see
+ * intr - 128 when intr >= 128 and the guest enabled MSI-X, else an
+ * interrupt pin; INTA# only from QUERY_ADAPTER's INTA pin, asserted until
+ * that pin is written to the clear-interrupt register (arbel-irq.c).  Sources: mthca's EQ code [L-eq], see
  * Documentation/arbel-stub.rst "Event queues and interrupts".
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -223,8 +223,11 @@ static void arbel_eq_fire(ArbelState *s, uint32_t eqn, char *how, size_t n)
 
     eq->armed = false;
     if (!arbel_irq_raise(s, eq->intr, how, n)) {
-        arbel_unconfirmed(s, "EQ %u interrupt 0x%x with MSI-X off, "
-                          "INTx pin 0 used", eqn, (unsigned int)eq->intr);
+        arbel_unconfirmed(s, "EQ %u interrupt 0x%x raised as %s: MSI-X "
+                          "off, or not QUERY_ADAPTER's INTA pin %u (INTA# "
+                          "asserted only by that pin)", eqn,
+                          (unsigned int)eq->intr, how,
+                          (unsigned int)s->irq.inta_pin);
     }
 }
 

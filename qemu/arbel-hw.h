@@ -52,6 +52,7 @@ typedef struct ArbelState ArbelState;
 #define ARBEL_EQE_OWNER_HW      0x80    /* EQE byte 0x1f */
 #define ARBEL_EV_CMD            0x0a    /* command completion event type */
 #define ARBEL_EQ_INTR_MSIX      128     /* EQC intr >= 128: MSI-X vector */
+#define ARBEL_INTX_PINS         64      /* EQC intr < 64: an interrupt pin */
 
 /* CQ, SRQ, QP contexts (mailbox and ICM) */
 #define ARBEL_CQC_SIZE          0x40

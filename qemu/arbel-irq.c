@@ -1,10 +1,13 @@
 /*
  * arbel-stub: interrupts.
  *
- * An interrupt number below 128 is an INTx pin: the line stays asserted
- * until every raised pin is written to the clear-interrupt register.  128
- * and above is MSI-X vector intr - 128, when the guest enabled MSI-X; else
- * INTx pin 0 (not confirmed by a source; the caller notes it).  Sources:
+ * An interrupt number below 64 is an interrupt pin; 128 and above is MSI-X
+ * vector intr - 128, when the guest enabled MSI-X, else QUERY_ADAPTER's
+ * INTA pin (not confirmed by a source; the caller notes it).  Only the
+ * INTA pin (QUERY_ADAPTER byte 0x10, which mthca puts in the EQ context's
+ * intr and clears through the clear-interrupt register in INTx mode)
+ * asserts INTA#, which stays asserted until that pin is written to the
+ * clear-interrupt register.  A pulled card raises nothing.  Sources:
  * Documentation/arbel-stub.rst "Event queues and interrupts".
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -18,26 +21,37 @@
 /**
  * arbel_irq_raise - raise one interrupt
  * @s: the device
- * @intr: INTx pin (< 128) or 128 + MSI-X vector
- * @how: out: what was raised ("msix:N" or "intx:N"), for the trace
+ * @intr: interrupt pin (< 64) or 128 + MSI-X vector
+ * @how: out: what was raised ("msix:N", "intx:N", "pin:N", "none"), for
+ *       the trace and the caller's note
  * @n: size of @how
  *
- * Return: false when an MSI-X vector was asked for while MSI-X is off.
+ * Return: false when no source shows what the card does: an MSI-X vector
+ * asked for while MSI-X is off, or a pin that is not the INTA pin.
  */
 bool arbel_irq_raise(ArbelState *s, uint8_t intr, char *how, size_t n)
 {
     PCIDevice *pdev = PCI_DEVICE(s);
-    unsigned int pin = intr < 64 ? intr : 0;
+    unsigned int pin = intr < ARBEL_INTX_PINS ? intr : s->irq.inta_pin;
 
+    if (s->life.pulled) {
+        snprintf(how, n, "none");
+        return true;
+    }
+    s->life.irqs++;
     if (intr >= ARBEL_EQ_INTR_MSIX && msix_enabled(pdev)) {
         msix_notify(pdev, intr - ARBEL_EQ_INTR_MSIX);
         snprintf(how, n, "msix:%u", intr - ARBEL_EQ_INTR_MSIX);
         return true;
     }
     s->irq.int_pending |= BIT_ULL(pin);
+    if (pin != s->irq.inta_pin) {
+        snprintf(how, n, "pin:%u", pin);
+        return false;
+    }
     pci_set_irq(pdev, 1);
     snprintf(how, n, "intx:%u", pin);
-    return intr < ARBEL_EQ_INTR_MSIX;
+    return intr < ARBEL_INTX_PINS;
 }
 
 /**
@@ -46,7 +60,7 @@ bool arbel_irq_raise(ArbelState *s, uint8_t intr, char *how, size_t n)
  * @word: 0 for pins 63..32, 1 for pins 31..0
  * @mask: the pins to clear
  *
- * INTx is deasserted when no raised pin is left.
+ * INTA# is deasserted once the INTA pin is cleared.
  */
 void arbel_irq_clear_write(ArbelState *s, unsigned int word, uint32_t mask)
 {
@@ -56,7 +70,7 @@ void arbel_irq_clear_write(ArbelState *s, unsigned int word, uint32_t mask)
         return;
     }
     s->irq.int_pending &= ~bits;
-    if (!s->irq.int_pending) {
+    if (!(s->irq.int_pending & BIT_ULL(s->irq.inta_pin))) {
         pci_set_irq(PCI_DEVICE(s), 0);
     }
 }

@@ -10,8 +10,10 @@
 #include "arbel-state.h"
 
 /*
- * raise interrupt @intr (INTx pin, or 128 + MSI-X vector); false if MSI-X
- * was asked for with MSI-X off (INTx pin 0 was raised instead)
+ * raise interrupt @intr (INTx pin, or 128 + MSI-X vector); false, with
+ * @how saying why, when no source shows what the card does: MSI-X asked
+ * for with MSI-X off (QUERY_ADAPTER's INTA pin raised instead), or a pin
+ * that is not the INTA pin (raised, INTA# not asserted)
  */
 bool arbel_irq_raise(ArbelState *s, uint8_t intr, char *how, size_t n);
 void arbel_irq_clear_write(ArbelState *s, unsigned int word, uint32_t mask);

@@ -11,7 +11,9 @@
  * No BAR4: DDR is hidden (mem-free).
  *
  * All registers are big-endian 32-bit; accesses of any other width are
- * ignored and logged as guest errors.
+ * ignored and logged as guest errors.  A pulled card (debug window
+ * LC_PULLED) reads all-ones in both BARs and config space and loses every
+ * write (the MSI-X table, QEMU's, still answers).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -41,6 +43,61 @@ static void arbel_fw_full_reset(ArbelState *s)
     arbel_dbg_reset(s);
     arbel_eq_reset(s);
     arbel_catas_reset(s);
+    s->life.accesses = 0;
+    s->life.dmas = 0;
+    s->life.irqs = 0;
+}
+
+/*
+ * A pulled card (debug window LC_PULLED): every read returns all-ones, as
+ * a PCIe read of a function that left the bus completes; writes are lost.
+ */
+static uint64_t arbel_all_ones(unsigned int size)
+{
+    return MAKE_64BIT_MASK(0, size * 8);
+}
+
+/* a BAR0 write a pulled card still takes: the one that plugs it back */
+static bool arbel_pulled_write_taken(hwaddr addr)
+{
+    return addr == ARBEL_DBG_BASE + ARBEL_DBG_LC_PULLED;
+}
+
+/*
+ * The debug window's LC_PULLED.  A card plugged back powers up reset: the
+ * firmware's state gone (a held command with it), bus mastering off until
+ * the driver sets it; its BARs stay where they were (as the hot-plug
+ * controller's re-enumeration would put them).  After a link glitch the
+ * function answers again as it was.
+ */
+static void arbel_pulled_write(ArbelState *s, uint32_t val)
+{
+    PCIDevice *pdev = PCI_DEVICE(s);
+    uint16_t cmd;
+
+    switch (val) {
+    case ARBEL_LC_PULLED:
+        s->life.pulled = true;
+        break;
+    case ARBEL_LC_BACK:
+        if (!s->life.pulled) {
+            break;
+        }
+        s->life.pulled = false;
+        arbel_fw_full_reset(s);
+        trace_arbel_reset(arbel_trace_seq(s));
+        cmd = pci_get_word(pdev->config + PCI_COMMAND);
+        pci_default_write_config(pdev, PCI_COMMAND,
+                                 cmd & ~PCI_COMMAND_MASTER, 2);
+        break;
+    case ARBEL_LC_GLITCH_OVER:
+        s->life.pulled = false;
+        break;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR, "arbel-stub: LC_PULLED written with "
+                      "%u (0 back, 1 pulled, 2 glitch over)\n", val);
+        break;
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -64,14 +121,18 @@ static uint64_t arbel_bar0_read(void *opaque, hwaddr addr, unsigned size)
 {
     ArbelState *s = opaque;
 
+    if (s->life.pulled) {
+        return arbel_all_ones(size);
+    }
     if (!arbel_bar0_access_ok(addr, size, "read")) {
         return 0;
     }
-    if (addr >= ARBEL_HCR_BASE && addr < ARBEL_HCR_BASE + ARBEL_HCR_SIZE) {
-        return arbel_hcr_read(s, (addr - ARBEL_HCR_BASE) / 4);
-    }
     if (addr >= ARBEL_DBG_BASE && addr < ARBEL_DBG_BASE + ARBEL_DBG_SIZE) {
         return arbel_dbg_read(s, addr - ARBEL_DBG_BASE);
+    }
+    s->life.accesses++;
+    if (addr >= ARBEL_HCR_BASE && addr < ARBEL_HCR_BASE + ARBEL_HCR_SIZE) {
+        return arbel_hcr_read(s, (addr - ARBEL_HCR_BASE) / 4);
     }
     if (addr >= ARBEL_CATAS_BASE &&
         addr < ARBEL_CATAS_BASE + ARBEL_CATAS_SIZE * 4) {
@@ -89,8 +150,14 @@ static void arbel_bar0_write(void *opaque, hwaddr addr, uint64_t val,
 {
     ArbelState *s = opaque;
 
+    if (s->life.pulled && !arbel_pulled_write_taken(addr)) {
+        return;
+    }
     if (!arbel_bar0_access_ok(addr, size, "write")) {
         return;
+    }
+    if (addr < ARBEL_DBG_BASE || addr >= ARBEL_DBG_BASE + ARBEL_DBG_SIZE) {
+        s->life.accesses++;
     }
     if (addr >= ARBEL_HCR_BASE && addr < ARBEL_HCR_BASE + ARBEL_HCR_SIZE) {
         arbel_hcr_write(s, (addr - ARBEL_HCR_BASE) / 4, val);
@@ -110,6 +177,10 @@ static void arbel_bar0_write(void *opaque, hwaddr addr, uint64_t val,
     if (addr >= ARBEL_DBG_BASE && addr < ARBEL_DBG_BASE + ARBEL_DBG_SIZE) {
         uint32_t old_hold = arbel_fault_get(s, ARBEL_FI_HOLD_MS);
 
+        if (arbel_pulled_write_taken(addr)) {
+            arbel_pulled_write(s, val);
+            return;
+        }
         arbel_dbg_write(s, addr - ARBEL_DBG_BASE, val);
         if (old_hold && !arbel_fault_get(s, ARBEL_FI_HOLD_MS)) {
             arbel_hcr_release(s);
@@ -156,6 +227,12 @@ static const MemoryRegionOps arbel_bar0_ops =
 
 static uint64_t arbel_bar2_read(void *opaque, hwaddr addr, unsigned size)
 {
+    ArbelState *s = opaque;
+
+    if (s->life.pulled) {
+        return arbel_all_ones(size);
+    }
+    s->life.accesses++;
     return 0;
 }
 
@@ -165,6 +242,10 @@ static void arbel_bar2_write(void *opaque, hwaddr addr, uint64_t val,
     ArbelState *s = opaque;
     hwaddr off;
 
+    if (s->life.pulled) {
+        return;
+    }
+    s->life.accesses++;
     if (size != 4 && size != 8) {
         qemu_log_mask(LOG_GUEST_ERROR,
                       "arbel-stub: UAR write of size %u at 0x%" HWADDR_PRIx
@@ -342,10 +423,28 @@ static void arbel_exit(PCIDevice *pdev)
     }
 }
 
+/* config space: all-ones and lost writes while the card is pulled */
+static uint32_t arbel_config_read(PCIDevice *pdev, uint32_t addr, int len)
+{
+    if (ARBEL_STUB(pdev)->life.pulled) {
+        return arbel_all_ones(len);
+    }
+    return pci_default_read_config(pdev, addr, len);
+}
+
+static void arbel_config_write(PCIDevice *pdev, uint32_t addr, uint32_t val,
+                               int len)
+{
+    if (!ARBEL_STUB(pdev)->life.pulled) {
+        pci_default_write_config(pdev, addr, val, len);
+    }
+}
+
 static void arbel_qdev_reset(DeviceState *dev)
 {
     ArbelState *s = ARBEL_STUB(dev);
 
+    s->life.pulled = false;
     arbel_fault_reset(s);
     arbel_fw_full_reset(s);
 }
@@ -392,6 +491,8 @@ static void arbel_class_init(ObjectClass *klass, void *data)
 
     k->realize = arbel_realize;
     k->exit = arbel_exit;
+    k->config_read = arbel_config_read;
+    k->config_write = arbel_config_write;
     k->vendor_id = ARBEL_VENDOR_ID;
     k->device_id = ARBEL_DEVICE_ID;
     k->revision = ARBEL_REVISION;

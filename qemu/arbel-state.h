@@ -60,7 +60,20 @@ typedef struct ArbelTrace {
 /* arbel-irq.c: interrupt raising */
 typedef struct ArbelIrq {
     uint64_t int_pending;   /* INTx pins raised, not yet cleared */
+    uint8_t inta_pin;       /* the pin wired to INTA (QUERY_ADAPTER 0x10) */
 } ArbelIrq;
+
+/*
+ * The card's life cycle as tests drive it through the debug window
+ * (arbel-pci.c): pulled from its slot, and what it did since its last
+ * reset (arbel-dma.c and arbel-irq.c count).
+ */
+typedef struct ArbelLife {
+    bool pulled;            /* reads all-ones; writes, DMA, interrupts lost */
+    uint32_t accesses;      /* BAR0 (not the window) and BAR2 accesses */
+    uint32_t dmas;          /* DMA reads and writes */
+    uint32_t irqs;          /* interrupts raised */
+} ArbelLife;
 
 /* The ICM tables INIT_HCA describes (arbel-fw.c reads them) */
 typedef enum ArbelTableId {
@@ -302,6 +315,7 @@ struct ArbelState {
     ArbelTrace trace;
     ArbelFaults faults;
     ArbelIrq irq;
+    ArbelLife life;
     ArbelIcm icm;
     ArbelTpt tpt;
     ArbelEqs eqs;

@@ -393,8 +393,8 @@ static void cmd_flow_inject_wrapper(struct kunit *test)
 
 	/* QUERY_ADAPTER: internal error (0x01), -EIO. */
 	arm_fail(c, OP_QUERY_ADAPTER, 0x01, 0);
-	KUNIT_EXPECT_EQ(test, arbel_fw_query_adapter(c->cmd, id, sizeof(id)),
-			-EIO);
+	KUNIT_EXPECT_EQ(test, arbel_fw_query_adapter(c->cmd, id, sizeof(id),
+						     NULL), -EIO);
 	KUNIT_EXPECT_STREQ(test, id, "untouched");
 }
 
@@ -642,6 +642,53 @@ static void cmd_flow_event_mode(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, run_nop(c), 0);
 }
 
+/*
+ * Surprise removal: the card is pulled (the stub reads all-ones) while a
+ * command is outstanding.  Nothing will ever complete it: the caller gets
+ * -ENODEV in well under a second, not after the timeout; the device is
+ * failed and the next command gets -EIO at once.
+ */
+static void pulled_case(struct kunit *test)
+{
+	struct flow_ctx *c = test->priv;
+	u64 t0, ms;
+
+	arbel_flow_hold(test, OP_NOP, 20000, U32_MAX);
+	arbel_flow_pull_after(test, 100);
+	t0 = ktime_get_ns();
+	KUNIT_EXPECT_EQ(test, run_nop(c), -ENODEV);
+	ms = div_u64(ktime_get_ns() - t0, NSEC_PER_MSEC);
+	KUNIT_EXPECT_GE(test, ms, 100);
+	KUNIT_EXPECT_LT(test, ms, 100 + 1000);
+	KUNIT_EXPECT_TRUE(test, arbel_cmd_failed(c->cmd));
+	KUNIT_EXPECT_EQ(test, run_nop(c), -EIO);
+
+	arbel_flow_plug_back(test);
+	dbg_wr(c, ARBEL_DBG_FI_HOLD_MS, 0);
+	arbel_flow_unfail(test, c->saved_timeout_ms);
+}
+
+/* ... in event mode: the waiter looks at the HCR between waits */
+static void cmd_flow_pulled_event(struct kunit *test)
+{
+	struct flow_ctx *c = test->priv;
+
+	KUNIT_ASSERT_TRUE(test, c->cmd->use_events);
+	pulled_case(test);
+}
+
+/* ... in polling mode: the go-bit poll stops at all-ones */
+static void cmd_flow_pulled_polling(struct kunit *test)
+{
+	struct flow_ctx *c = test->priv;
+
+	arbel_cmd_use_polling(c->cmd);
+	pulled_case(test);
+	KUNIT_EXPECT_EQ(test, arbel_cmd_use_events(c->cmd,
+						   c->adev->fw.log_max_cmds),
+			0);
+}
+
 static struct kunit_case cmd_flow_cases[] = {
 	KUNIT_CASE(cmd_flow_bound),
 	KUNIT_CASE(cmd_flow_nop),
@@ -658,6 +705,8 @@ static struct kunit_case cmd_flow_cases[] = {
 	KUNIT_CASE(cmd_flow_hold_completes),
 	KUNIT_CASE(cmd_flow_serialised),
 	KUNIT_CASE(cmd_flow_event_mode),
+	KUNIT_CASE(cmd_flow_pulled_event),
+	KUNIT_CASE(cmd_flow_pulled_polling),
 	{}
 };
 

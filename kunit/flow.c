@@ -113,6 +113,54 @@ void arbel_flow_hold(struct kunit *test, u16 opcode, unsigned int timeout_ms,
 	c->held = true;
 }
 
+static void arbel_flow_pull(struct work_struct *work)
+{
+	struct flow_ctx *c = container_of(to_delayed_work(work),
+					  struct flow_ctx, pull);
+
+	dbg_wr(c, ARBEL_DBG_LC_PULLED, ARBEL_LC_PULLED);
+}
+
+/**
+ * arbel_flow_pull_after() - TEST-ONLY: pull the card out in @ms
+ * @test: the case
+ * @ms: from now, while the case waits for a command
+ *
+ * The stub then reads all-ones everywhere, as a card gone from its slot.
+ * The catastrophic-error poll is stopped for the case: it would take the
+ * all-ones for a fatal error and recover the HCA under the later cases.
+ * arbel_flow_plug_back() (or arbel_flow_exit()) undoes both.
+ */
+void arbel_flow_pull_after(struct kunit *test, unsigned int ms)
+{
+	struct flow_ctx *c = test->priv;
+
+	arbel_catas_stop(c->adev);
+	c->pulling = true;
+	INIT_DELAYED_WORK(&c->pull, arbel_flow_pull);
+	schedule_delayed_work(&c->pull, msecs_to_jiffies(ms));
+}
+
+/**
+ * arbel_flow_plug_back() - TEST-ONLY: undo arbel_flow_pull_after()
+ * @test: the case
+ *
+ * The link comes back without a reset: the stub answers again as it was
+ * (a held command still held); the transport stays failed until
+ * arbel_flow_unfail().
+ */
+void arbel_flow_plug_back(struct kunit *test)
+{
+	struct flow_ctx *c = test->priv;
+
+	if (!c->pulling)
+		return;
+	cancel_delayed_work_sync(&c->pull);
+	dbg_wr(c, ARBEL_DBG_LC_PULLED, ARBEL_LC_GLITCH_OVER);
+	arbel_catas_start(c->adev);
+	c->pulling = false;
+}
+
 /**
  * arbel_flow_exit() - disarm faults and restore what the case changed
  * @test: the case
@@ -123,6 +171,7 @@ void arbel_flow_exit(struct kunit *test)
 
 	if (!c || !c->pdev)
 		return;
+	arbel_flow_plug_back(test);
 	if (c->dbg) {
 		dbg_wr(c, ARBEL_DBG_FI_CLEAR, 1);
 		dbg_wr(c, ARBEL_DBG_FI_HOLD_MS, 0);

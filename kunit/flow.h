@@ -30,6 +30,7 @@
 #include <kunit/test.h>
 #include <linux/io.h>
 #include <linux/pci.h>
+#include <linux/workqueue.h>
 
 #include "arbel.h"
 #include "arbel-dbgwin.h"
@@ -88,6 +89,9 @@ struct flow_ctx {
 	struct work_struct *fail_work;
 	/* the driver's EQ was torn down: bring it up again afterwards */
 	bool eq_stopped;
+	/* surprise removal: the card pulled by @pull, plugged back at exit */
+	struct delayed_work pull;
+	bool pulling;
 };
 
 static inline u32 dbg_rd(struct flow_ctx *c, u32 off)
@@ -110,5 +114,7 @@ void arbel_flow_exit(struct kunit *test);
 void arbel_flow_unfail(struct kunit *test, unsigned int timeout_ms);
 void arbel_flow_hold(struct kunit *test, u16 opcode, unsigned int timeout_ms,
 		     unsigned int hold_ms);
+void arbel_flow_pull_after(struct kunit *test, unsigned int ms);
+void arbel_flow_plug_back(struct kunit *test);
 
 #endif /* _ARBEL_KUNIT_FLOW_H */

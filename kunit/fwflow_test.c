@@ -105,14 +105,31 @@ static void fw_flow_query_adapter(struct kunit *test)
 	char id[32], small[6];
 
 	memset(id, 'x', sizeof(id));
-	KUNIT_ASSERT_EQ(test, arbel_fw_query_adapter(c->cmd, id, sizeof(id)),
-			0);
+	KUNIT_ASSERT_EQ(test, arbel_fw_query_adapter(c->cmd, id, sizeof(id),
+						     NULL), 0);
 	KUNIT_EXPECT_STREQ(test, id, STUB_BOARD_ID);
 	/* A short buffer gets a truncated, terminated ID. */
 	memset(small, 'x', sizeof(small));
 	KUNIT_ASSERT_EQ(test, arbel_fw_query_adapter(c->cmd, small,
-						     sizeof(small)), 0);
+						     sizeof(small), NULL), 0);
 	KUNIT_EXPECT_STREQ(test, small, "ARBEL");
+}
+
+/* The INTA pin is outbox byte 0x10 (mthca's QUERY_ADAPTER_INTA_PIN_OFFSET). */
+static void fw_flow_query_adapter_inta_pin(struct kunit *test)
+{
+	struct flow_ctx *c = test->priv;
+	u8 pin = 0xaa;
+	char id[32];
+
+	dbg_wr(c, ARBEL_DBG_LC_INTA_PIN, 37);
+	KUNIT_EXPECT_EQ(test, arbel_fw_query_adapter(c->cmd, id, sizeof(id),
+						     &pin), 0);
+	dbg_wr(c, ARBEL_DBG_LC_INTA_PIN, 0);
+	KUNIT_EXPECT_EQ(test, pin, 37);
+	KUNIT_EXPECT_EQ(test, arbel_fw_query_adapter(c->cmd, id, sizeof(id),
+						     &pin), 0);
+	KUNIT_EXPECT_EQ(test, pin, 0);
 }
 
 static void fw_flow_enable_lam(struct kunit *test)
@@ -314,15 +331,15 @@ static void fw_flow_corrupt_outbox(struct kunit *test)
 	 */
 	arm_corrupt(c, OP_QUERY_ADAPTER, 0xf0, 16, 0);
 	memset(id, 'x', sizeof(id));
-	KUNIT_EXPECT_EQ(test, arbel_fw_query_adapter(c->cmd, id, sizeof(id)),
-			0);
+	KUNIT_EXPECT_EQ(test, arbel_fw_query_adapter(c->cmd, id, sizeof(id),
+						     NULL), 0);
 	KUNIT_EXPECT_EQ(test, strnlen(id, sizeof(id)), 16);
 	KUNIT_EXPECT_EQ(test, (u8)id[0], (u8)('A' ^ 0xff));
 	KUNIT_EXPECT_EQ(test, dbg_rd(c, ARBEL_DBG_FI_CORRUPTED), corrupted + 4);
 
 	/* Clean again. */
-	KUNIT_EXPECT_EQ(test, arbel_fw_query_adapter(c->cmd, id, sizeof(id)),
-			0);
+	KUNIT_EXPECT_EQ(test, arbel_fw_query_adapter(c->cmd, id, sizeof(id),
+						     NULL), 0);
 	KUNIT_EXPECT_STREQ(test, id, STUB_BOARD_ID);
 }
 
@@ -357,6 +374,7 @@ static struct kunit_case fw_flow_cases[] = {
 	KUNIT_CASE(fw_flow_query_fw),
 	KUNIT_CASE(fw_flow_query_dev_lim),
 	KUNIT_CASE(fw_flow_query_adapter),
+	KUNIT_CASE(fw_flow_query_adapter_inta_pin),
 	KUNIT_CASE(fw_flow_enable_lam),
 	KUNIT_CASE(fw_flow_wrong_state),
 	KUNIT_CASE(fw_flow_map_unmap_icm),

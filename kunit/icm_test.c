@@ -123,6 +123,24 @@ static void profile_test_rsvd_uars_count(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l.t[ARBEL_ICM_UAR_SCR].log_rsvd, 2);
 }
 
+static void profile_test_rsvd_eqs(struct kunit *test)
+{
+	struct arbel_dev_lim many = lim;
+	struct arbel_icm_layout l;
+
+	/*
+	 * 2^5 reserved EQs (QUERY_DEV_LIM 0x1e = 5): the driver's EQ is number
+	 * 32, so the table holds 2^6 (the device's maximum), not the
+	 * profile's 2^5; with the maximum at 2^5 it stays 2^5 (no EQ left).
+	 */
+	many.log_rsvd_eqs = 5;
+	KUNIT_ASSERT_EQ(test, arbel_icm_profile(&many, 17, 20, SZ_4K, &l), 0);
+	KUNIT_EXPECT_EQ(test, l.t[ARBEL_ICM_EQC].log_num, 6);
+	many.log_max_eqs = 5;
+	KUNIT_ASSERT_EQ(test, arbel_icm_profile(&many, 17, 20, SZ_4K, &l), 0);
+	KUNIT_EXPECT_EQ(test, l.t[ARBEL_ICM_EQC].log_num, 5);
+}
+
 static void profile_test_small_mtt(struct kunit *test)
 {
 	/*
@@ -230,6 +248,7 @@ static struct kunit_case profile_kcases[] = {
 	KUNIT_CASE(chunk_test_index),
 	KUNIT_CASE(profile_test_default),
 	KUNIT_CASE(profile_test_rsvd_uars_count),
+	KUNIT_CASE(profile_test_rsvd_eqs),
 	KUNIT_CASE(profile_test_small_mtt),
 	KUNIT_CASE(profile_test_mtt_first_and_aligned),
 	KUNIT_CASE(profile_test_refusals),

@@ -155,6 +155,36 @@ static void icm_flow_map_timeout(struct kunit *test)
 	mutex_destroy(&k.t.lock);
 }
 
+/*
+ * MAP_ICM outstanding when the card is pulled (-ENODEV, event mode): the
+ * firmware may have mapped the chunk before it went: held, not freed.
+ */
+static void icm_flow_map_pulled(struct kunit *test)
+{
+	struct flow_ctx *c = test->priv;
+	u32 icm = dbg_rd(c, ARBEL_DBG_ICM_PAGES);
+	struct icm_case k;
+	int err;
+
+	icm_case_init(test, &k);
+	arbel_flow_hold(test, OP_MAP_ICM, 20000, U32_MAX);
+	arbel_flow_pull_after(test, 100);
+
+	err = arbel_icm_table_get_range(&k.t, k.last, k.last);
+	KUNIT_EXPECT_EQ(test, err, -ENODEV);
+	KUNIT_EXPECT_TRUE(test, arbel_cmd_failed(c->cmd));
+	KUNIT_EXPECT_NE(test, k.t.mem[k.t.nchunks - 1].n, 0);
+	KUNIT_EXPECT_EQ(test, k.t.refcount[k.t.nchunks - 1], 0);
+	KUNIT_EXPECT_EQ(test, k.t.held, 1);
+
+	/* back in the slot, the held MAP_ICM completes (see map_timeout) */
+	arbel_flow_plug_back(test);
+	dbg_wr(c, ARBEL_DBG_FI_HOLD_MS, 0);
+	arbel_flow_unfail(test, c->saved_timeout_ms);
+	unmap_then_reset(test, &k, icm);
+	mutex_destroy(&k.t.lock);
+}
+
 /* A MAP_ICM the firmware refuses maps nothing: freed at once. */
 static void icm_flow_map_refused(struct kunit *test)
 {
@@ -235,6 +265,7 @@ static void icm_flow_split(struct kunit *test)
 static struct kunit_case icm_flow_cases[] = {
 	KUNIT_CASE(icm_flow_refused_unmap),
 	KUNIT_CASE(icm_flow_map_timeout),
+	KUNIT_CASE(icm_flow_map_pulled),
 	KUNIT_CASE(icm_flow_map_refused),
 	KUNIT_CASE_PARAM(icm_flow_split, split_gen_params),
 	{}

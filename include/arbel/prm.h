@@ -310,10 +310,12 @@
 #define ARBEL_DEV_LIM_UAR_SIZE_SHIFT	20
 
 /*
- * QUERY_ADAPTER outbox: the vendor-specific data (VSD) from 0x20.  A
+ * QUERY_ADAPTER outbox: the interrupt pin wired to INTA# at 0x10 (mthca's
+ * QUERY_ADAPTER_INTA_PIN_OFFSET); the vendor-specific data (VSD) from 0x20.  A
  * Mellanox board keeps its ID at VSD + 0xd0, each dword byte-swapped; a
  * Topspin board (both be16 signatures 0x5ad) a plain string at VSD + 0x20.
  */
+#define ARBEL_QUERY_ADAPTER_INTA_PIN	0x10
 #define ARBEL_QUERY_ADAPTER_VSD		0x20
 #define ARBEL_VSD_SIG1			0x00	/* be16 */
 #define ARBEL_VSD_SIG2			0xde	/* be16 */

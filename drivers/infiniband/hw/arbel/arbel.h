@@ -69,6 +69,7 @@ struct arbel_mcg {
  * @write_mtt: MTT entries go through WRITE_MTT instead of CPU stores;
  *	       debugfs arbel/<bdf>/write_mtt, read at each registration
  * @board_id: from QUERY_ADAPTER
+ * @inta_pin: from QUERY_ADAPTER: the interrupt pin wired to INTA#
  * @debugfs: arbel/<pci-bdf>/
  * @fail_lock: serialises arbel_dev_fail() (the reset; the state itself,
  *	       alive, failed or gone, is the transport's @cmd.state)
@@ -109,8 +110,10 @@ struct arbel_mcg {
  * @fatal_why: what the fatal error was, for the log
  * @recover_work: fails the device and brings the HCA up again, the PCI
  *		  function staying bound (main.c)
- * @recover_lock: serialises @recover_work with remove and shutdown
- * @removing: remove or shutdown began: no recovery any more
+ * @recover_lock: serialises @recover_work with probe's bring-up, remove
+ *		  and shutdown
+ * @removing: probe failed, or remove or shutdown began: no recovery any
+ *	      more
  * @up: the HCA's state is built (arbel_dev_up() succeeded, not undone)
  */
 struct arbel_dev {
@@ -128,6 +131,7 @@ struct arbel_dev {
 	u32 icm_max_block;
 	bool write_mtt;
 	char board_id[ARBEL_BOARD_ID_LEN + 1];
+	u8 inta_pin;
 	struct dentry *debugfs;
 	struct mutex fail_lock;	/* arbel_dev_fail() */
 	struct work_struct fail_work;

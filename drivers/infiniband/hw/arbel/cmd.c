@@ -82,20 +82,25 @@ void arbel_cmd_cleanup(struct arbel_cmd_transport *cmd)
 	mutex_destroy(&cmd->lock);
 }
 
-static u32 arbel_hcr_ctrl(struct arbel_cmd_transport *cmd)
-{
-	return ioread32be(cmd->hcr + ARBEL_HCR_CTRL * sizeof(u32));
-}
-
+/*
+ * Wait for the go bit to clear.  Return: 0; -ETIMEDOUT; -ENODEV as soon
+ * as the HCR reads all-ones (a device gone does not clear it ever).
+ */
 static int arbel_hcr_wait_go(struct arbel_cmd_transport *cmd, u32 *ctrl)
 {
+	int err;
+
 	/* The usual case, the go bit already clear, reads no clock. */
 	*ctrl = arbel_hcr_ctrl(cmd);
 	if (!(*ctrl & ARBEL_HCR_GO))
 		return 0;
-	return read_poll_timeout(arbel_hcr_ctrl, *ctrl,
-				 !(*ctrl & ARBEL_HCR_GO), ARBEL_CMD_POLL_US,
-				 cmd->timeout_ms * USEC_PER_MSEC, false, cmd);
+	err = read_poll_timeout(arbel_hcr_ctrl, *ctrl,
+				!(*ctrl & ARBEL_HCR_GO) || arbel_hcr_gone(*ctrl),
+				ARBEL_CMD_POLL_US,
+				cmd->timeout_ms * USEC_PER_MSEC, false, cmd);
+	if (!err && arbel_hcr_gone(*ctrl))
+		err = -ENODEV;
+	return err;
 }
 
 /*
@@ -150,19 +155,44 @@ static int arbel_cmd_timed_out(struct arbel_cmd_transport *cmd, u16 opcode)
 }
 
 /*
+ * The HCR reads all-ones: the device is gone from the bus (surprise
+ * removal); called with cmd->lock held.  Failed at once rather than after
+ * the timeout: nothing will ever answer.
+ */
+static int arbel_cmd_left_bus(struct arbel_cmd_transport *cmd, u16 opcode)
+{
+	if (arbel_cmd_fail_locked(cmd) == ARBEL_ALIVE)
+		dev_err(cmd->dev,
+			"firmware command %s: the HCR reads all-ones, the device is gone from the bus; device marked failed\n",
+			arbel_opcode_name(opcode));
+	return -ENODEV;
+}
+
+/* A wait for the go bit ended in @err; called with cmd->lock held. */
+static int arbel_cmd_wait_failed(struct arbel_cmd_transport *cmd, u16 opcode,
+				 int err)
+{
+	if (err == -ENODEV)
+		return arbel_cmd_left_bus(cmd, opcode);
+	return arbel_cmd_timed_out(cmd, opcode);
+}
+
+/*
  * Write a command into the free HCR; called with cmd->lock held.
- * Return: 0, -EIO on a failed device, or -ETIMEDOUT if the HCR never
- * became free.
+ * Return: 0, -EIO on a failed device, -ETIMEDOUT if the HCR never became
+ * free, or -ENODEV if the device is gone from the bus.
  */
 static int arbel_cmd_post(struct arbel_cmd_transport *cmd,
 			  const struct arbel_hcr_cmd *hc)
 {
 	u32 ctrl;
+	int err;
 
 	if (cmd->state != ARBEL_ALIVE)
 		return -EIO;
-	if (arbel_hcr_wait_go(cmd, &ctrl))
-		return arbel_cmd_timed_out(cmd, hc->opcode);
+	err = arbel_hcr_wait_go(cmd, &ctrl);
+	if (err)
+		return arbel_cmd_wait_failed(cmd, hc->opcode, err);
 	arbel_hcr_write(cmd, hc);
 	return 0;
 }
@@ -175,9 +205,11 @@ static int arbel_cmd_poll(struct arbel_cmd_transport *cmd, u16 opcode,
 			  u8 *status, u64 *out_param)
 {
 	u32 ctrl;
+	int err;
 
-	if (arbel_hcr_wait_go(cmd, &ctrl))
-		return arbel_cmd_timed_out(cmd, opcode);
+	err = arbel_hcr_wait_go(cmd, &ctrl);
+	if (err)
+		return arbel_cmd_wait_failed(cmd, opcode, err);
 	cmd->n_polled++;
 	*status = FIELD_GET(ARBEL_HCR_STATUS, ctrl);
 	if (out_param)
@@ -256,12 +288,15 @@ static int arbel_cmd_run(struct arbel_cmd_transport *cmd,
 		err = arbel_cmd_slot_wait(cmd, ctx, timeout_ms, &status,
 					  out_param);
 		completed = !err;
-		if (err == -ETIMEDOUT && fatal) {
+		if ((err == -ETIMEDOUT && fatal) || err == -ENODEV) {
 			mutex_lock(&cmd->lock);
-			err = arbel_cmd_timed_out(cmd, hc->opcode);
+			err = arbel_cmd_wait_failed(cmd, hc->opcode, err);
 			mutex_unlock(&cmd->lock);
 		}
 	}
+	/* gone: the other waiters get -EIO now, not one poll each later */
+	if (err == -ENODEV)
+		arbel_cmd_slot_abort(cmd);
 	if (!err && status)
 		err = arbel_status_to_errno(status);
 	ns = ktime_get_ns() - start;

@@ -51,17 +51,32 @@ struct arbel_cmd_context *arbel_cmd_slot_get(struct arbel_cmd_transport *cmd)
  * @status: receives the completion's firmware status
  * @out_param: if not NULL, receives the completion's immediate output
  *
+ * Every %ARBEL_CMD_GONE_CHECK_MS without the completion the HCR is read:
+ * a device gone from the bus never completes anything.
+ *
  * Context: process; sleeps.
  * Return: 0 when the completion arrived (@status set); -ETIMEDOUT when it
- * did not; -EIO when the device failed meanwhile (arbel_cmd_slot_abort()).
+ * did not; -EIO when the device failed meanwhile (arbel_cmd_slot_abort());
+ * -ENODEV when the HCR reads all-ones (the device is gone).
  */
 int arbel_cmd_slot_wait(struct arbel_cmd_transport *cmd,
 			struct arbel_cmd_context *ctx, unsigned int timeout_ms,
 			u8 *status, u64 *out_param)
 {
-	if (!wait_for_completion_timeout(&ctx->done,
-					 msecs_to_jiffies(timeout_ms)))
-		return -ETIMEDOUT;
+	unsigned long left = msecs_to_jiffies(timeout_ms);
+	unsigned long slice = msecs_to_jiffies(ARBEL_CMD_GONE_CHECK_MS);
+	unsigned long step;
+
+	for (;;) {
+		step = min(left, slice);
+		if (wait_for_completion_timeout(&ctx->done, step))
+			break;
+		left -= step;
+		if (!left)
+			return -ETIMEDOUT;
+		if (arbel_hcr_gone(arbel_hcr_ctrl(cmd)))
+			return -ENODEV;
+	}
 	if (ctx->aborted)
 		return -EIO;
 	*status = ctx->status;

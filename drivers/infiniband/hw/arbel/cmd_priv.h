@@ -8,7 +8,29 @@
 #ifndef _ARBEL_CMD_PRIV_H
 #define _ARBEL_CMD_PRIV_H
 
+#include <linux/io.h>
+#include <linux/pci.h>
+
+#include <arbel/prm.h>
 #include "cmd.h"
+
+/* How often a caller waiting for a completion looks whether the device left */
+#define ARBEL_CMD_GONE_CHECK_MS	100
+
+/* The HCR's control word. */
+static inline u32 arbel_hcr_ctrl(struct arbel_cmd_transport *cmd)
+{
+	return ioread32be(cmd->hcr + ARBEL_HCR_CTRL * sizeof(u32));
+}
+
+/*
+ * A function that has left the bus (a pulled card, a dead link) reads
+ * all-ones, which no control word is: its bits 21:16 are reserved.
+ */
+static inline bool arbel_hcr_gone(u32 ctrl)
+{
+	return PCI_POSSIBLE_ERROR(ctrl);
+}
 
 /* cmd_event.c */
 struct arbel_cmd_context *arbel_cmd_slot_get(struct arbel_cmd_transport *cmd);

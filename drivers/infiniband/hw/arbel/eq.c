@@ -8,7 +8,8 @@
  * the EQ context's ICM chunk is mapped before SW2HW_EQ.  MAP_EQ routes
  * the command-completion type and the asynchronous types to it.  Its
  * interrupt is MSI-X vector 0 (EQC intr 128) or, as the fallback, the
- * INTx pin (intr 0, cleared through the clear-interrupt register).  The
+ * INTx pin QUERY_ADAPTER names (the EQ context's intr, cleared through its
+ * bit of the clear-interrupt register).  The
  * arm, set-CI and clear-interrupt registers are at the addresses QUERY_FW
  * reports, masked to BAR0.
  *
@@ -215,7 +216,15 @@ static int arbel_eq_irq_request(struct arbel_dev *adev, bool msix)
 	return 0;
 }
 
-static void arbel_eq_irq_free(struct arbel_dev *adev)
+/**
+ * arbel_eq_irq_free() - free the EQ's interrupt, if it has one
+ * @adev: the HCA, reset or with its EQ no longer raising interrupts
+ *
+ * Also for shutdown, which frees nothing else; idempotent.
+ *
+ * Context: process; sleeps.
+ */
+void arbel_eq_irq_free(struct arbel_dev *adev)
 {
 	struct arbel_eq *eq = &adev->eq;
 
@@ -292,7 +301,7 @@ static int arbel_eq_start(struct arbel_dev *adev, bool msix)
 			 err);
 		return -EAGAIN;
 	}
-	eqc.intr = msix ? ARBEL_EQ_INTR_MSIX : 0;
+	eqc.intr = msix ? ARBEL_EQ_INTR_MSIX : adev->inta_pin;
 
 	err = arbel_fw_sw2hw_eq(&adev->cmd, eq->eqn, &eqc);
 	if (err)
@@ -351,7 +360,9 @@ static int arbel_eq_regs(struct arbel_dev *adev)
 	      (eq->eqn < 32 ? ARBEL_EQ_ARM_LOW : 0);
 	set_ci = arbel_fw_bar0_offset(fw->eq_set_ci_base, len) +
 		 eq->eqn * ARBEL_EQ_SET_CI_STRIDE;
-	clr = arbel_fw_bar0_offset(fw->clr_int_base, len) + ARBEL_CLR_INT_LOW;
+	/* INTx: QUERY_ADAPTER's INTA pin, in its half of the register */
+	clr = arbel_fw_bar0_offset(fw->clr_int_base, len) +
+	      (adev->inta_pin < 32 ? ARBEL_CLR_INT_LOW : 0);
 	if (arm + 4 > len || set_ci + 4 > len || clr + 4 > len) {
 		dev_err(&adev->pdev->dev, "QUERY_FW's EQ registers lie outside BAR0\n");
 		return -ENODEV;
@@ -359,7 +370,7 @@ static int arbel_eq_regs(struct arbel_dev *adev)
 	eq->arm = adev->dcs + arm;
 	eq->set_ci = adev->dcs + set_ci;
 	eq->clr_int = adev->dcs + clr;
-	eq->clr_mask = BIT(0);	/* INTx pin 0 */
+	eq->clr_mask = BIT(adev->inta_pin % 32);
 	return 0;
 }
 
@@ -387,6 +398,11 @@ int arbel_eq_init(struct arbel_dev *adev, bool polling, bool msix)
 	eq->eqn = BIT(adev->lim.log_rsvd_eqs);
 	if (polling) {
 		dev_info(dev, "polling mode: commands poll the go bit (polling=1); no events\n");
+		return 0;
+	}
+	if (eq->eqn >= BIT(adev->layout.t[ARBEL_ICM_EQC].log_num)) {
+		dev_warn(dev, "no EQ left: %u reserved, the EQ context table holds %lu; polling, no events\n",
+			 eq->eqn, BIT(adev->layout.t[ARBEL_ICM_EQC].log_num));
 		return 0;
 	}
 	err = arbel_eq_regs(adev);
@@ -471,6 +487,11 @@ static void arbel_catas_poll(struct timer_list *t)
 	}
 	eq->catas_seen = true;
 	w0 = ioread32be(eq->catas);
+	if (PCI_POSSIBLE_ERROR(w0)) {
+		dev_err(&adev->pdev->dev, "catastrophic-error buffer reads all-ones: the device is gone from the bus\n");
+		arbel_dev_fatal(adev, "device gone from the bus");
+		return;
+	}
 	dev_err(&adev->pdev->dev, "catastrophic error detected: %s\n",
 		arbel_catas_type_name(w0));
 	for (i = 0; i < eq->catas_size; i++)
@@ -509,6 +530,7 @@ void arbel_catas_start(struct arbel_dev *adev)
 	mod_timer(&eq->catas_timer,
 		  jiffies + msecs_to_jiffies(ARBEL_CATAS_POLL_MS));
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_catas_start);
 
 /**
  * arbel_catas_stop() - undo arbel_catas_start()
@@ -521,6 +543,7 @@ void arbel_catas_stop(struct arbel_dev *adev)
 	del_timer_sync(&adev->eq.catas_timer);
 	adev->eq.catas = NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_catas_stop);
 
 static int arbel_eq_mode_show(struct seq_file *m, void *unused)
 {

@@ -55,7 +55,8 @@ enum arbel_eq_mode {
  * @irq: the Linux interrupt number, 0 if none is requested
  * @arm: the arm doorbell word that holds @eqn
  * @set_ci: this EQ's set-CI doorbell
- * @clr_int: the clear-interrupt register (pins 0..31), INTx only
+ * @clr_int: the clear-interrupt register's half holding the INTA pin,
+ *	     INTx only
  * @clr_mask: what @clr_int is written with
  * @lock: one EQ poll at a time (interrupt, catastrophic poll)
  * @n_interrupts: interrupts taken
@@ -104,6 +105,7 @@ void arbel_eq_cleanup(struct arbel_dev *adev);
 void arbel_eq_debugfs_init(struct arbel_dev *adev, struct dentry *parent);
 const char *arbel_eq_mode_name(enum arbel_eq_mode mode);
 void arbel_catas_start(struct arbel_dev *adev);
+void arbel_eq_irq_free(struct arbel_dev *adev);
 void arbel_catas_stop(struct arbel_dev *adev);
 
 #endif /* _ARBEL_EQ_H */

@@ -241,25 +241,29 @@ int arbel_fw_query_dev_lim(struct arbel_cmd_transport *cmd,
 EXPORT_SYMBOL_IF_KUNIT(arbel_fw_query_dev_lim);
 
 /**
- * arbel_fw_query_adapter() - QUERY_ADAPTER: the board ID
+ * arbel_fw_query_adapter() - QUERY_ADAPTER: the board ID and the INTA pin
  * @cmd: transport
  * @board_id: receives the NUL-terminated board ID
  * @len: size of @board_id
+ * @inta_pin: if not NULL, receives the interrupt pin wired to INTA#: the
+ *	      EQ context's intr and the clear-interrupt bit in INTx mode
  *
  * Context: process.
  * Return: 0 or a negative errno.
  */
 int arbel_fw_query_adapter(struct arbel_cmd_transport *cmd, char *board_id,
-			   size_t len)
+			   size_t len, u8 *inta_pin)
 {
 	u8 out[ARBEL_QUERY_ADAPTER_OUT_SIZE];
 	int err;
 
 	err = arbel_fw_query(cmd, ARBEL_CMD_QUERY_ADAPTER, out, sizeof(out));
-	if (!err)
-		arbel_vsd_board_id(out + ARBEL_QUERY_ADAPTER_VSD, board_id,
-				   len);
-	return err;
+	if (err)
+		return err;
+	arbel_vsd_board_id(out + ARBEL_QUERY_ADAPTER_VSD, board_id, len);
+	if (inta_pin)
+		*inta_pin = out[ARBEL_QUERY_ADAPTER_INTA_PIN];
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_fw_query_adapter);
 

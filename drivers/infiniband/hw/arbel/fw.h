@@ -79,7 +79,7 @@ int arbel_fw_run_fw(struct arbel_cmd_transport *cmd);
 int arbel_fw_query_dev_lim(struct arbel_cmd_transport *cmd,
 			   struct arbel_dev_lim *lim);
 int arbel_fw_query_adapter(struct arbel_cmd_transport *cmd, char *board_id,
-			   size_t len);
+			   size_t len, u8 *inta_pin);
 int arbel_fw_init_hca(struct arbel_cmd_transport *cmd,
 		      const struct arbel_icm_layout *layout);
 int arbel_fw_close_hca(struct arbel_cmd_transport *cmd);

@@ -266,7 +266,7 @@ int arbel_hca_init(struct arbel_dev *adev, u8 log_num_mpts, u8 log_num_mtts)
 	if (err)
 		goto err_icm;
 	err = arbel_fw_query_adapter(&adev->cmd, adev->board_id,
-				     sizeof(adev->board_id));
+				     sizeof(adev->board_id), &adev->inta_pin);
 	if (err)
 		goto err_close;
 

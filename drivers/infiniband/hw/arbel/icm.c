@@ -216,8 +216,12 @@ static int arbel_icm_chunk_get(struct arbel_icm_table *t, u32 i)
 	}
 	err = arbel_fw_map(t->cmd, ARBEL_CMD_MAP_ICM, map, c->n);
 	kfree(map);
-	if (err == -ETIMEDOUT && !t->hca_reset) {
-		/* the firmware may have mapped it: keep it for the reset */
+	/*
+	 * Lost (timed out), aborted by a failure meanwhile (event mode) or
+	 * cut off by the device leaving the bus: the firmware may have
+	 * mapped it.  Kept until the HCA is reset.
+	 */
+	if (err && !t->hca_reset && arbel_cmd_failed(t->cmd)) {
 		t->held++;
 		return err;
 	}

@@ -334,8 +334,8 @@ int arbel_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
  *	   IB_CQ_REPORT_MISSED_EVENTS
  *
  * Context: any.
- * Return: 0, or 1 when missed events were asked about and a CQE is
- * already there.
+ * Return: 0 (also on a failed device, which is not rung), or 1 when
+ * missed events were asked about and a CQE is already there.
  */
 int arbel_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 {
@@ -348,6 +348,13 @@ int arbel_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 	u8 sn;
 	int ret = 0;
 
+	/*
+	 * A failed HCA is rung no more (nor after a shutdown): its consumers'
+	 * handlers were called (arbel_kq_fatal()), their work comes back
+	 * flushed from polling.
+	 */
+	if (READ_ONCE(adev->cmd.state) != ARBEL_ALIVE)
+		return 0;
 	spin_lock_irqsave(&cq->lock, irqflags);
 	sn = READ_ONCE(cq->arm_sn) & 3;
 	cq->arm_rec[0] = cpu_to_be32(cq->cons_index);

@@ -77,6 +77,7 @@ static struct dentry *arbel_debugfs_root;
 static u32 icm_max_block_kib;
 
 static void arbel_fail_work(struct work_struct *work);
+static void arbel_shutdown(struct pci_dev *pdev);
 
 /*
  * ICM chunks now mapped in more than one block (the fallback).  A snapshot
@@ -94,6 +95,29 @@ static int arbel_split_get(void *data, u64 *val)
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(arbel_split_fops, arbel_split_get, NULL, "%llu\n");
+
+/*
+ * Test knob, debugfs arbel/<bdf>/shutdown: writing 1 runs the driver's
+ * .shutdown on this device as a reboot or kexec would, the function
+ * staying bound (the device is failed: unbind and bind it to use it
+ * again).
+ */
+static int arbel_shutdown_set(void *data, u64 val)
+{
+	struct arbel_dev *adev = data;
+	struct device *dev = &adev->pdev->dev;
+
+	if (val != 1)
+		return -EINVAL;
+	/* as the driver core calls it; an unbind in progress has the lock */
+	if (!device_trylock(dev))
+		return -EBUSY;
+	arbel_shutdown(adev->pdev);
+	device_unlock(dev);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(arbel_shutdown_fops, NULL, arbel_shutdown_set,
+			 "%llu\n");
 
 static int arbel_check_bars(struct pci_dev *pdev)
 {
@@ -304,10 +328,20 @@ static int arbel_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 				   adev, &arbel_split_fops);
 	debugfs_create_bool("write_mtt", 0600, adev->debugfs,
 			    &adev->write_mtt);
+	debugfs_create_file_unsafe("shutdown", 0200, adev->debugfs, adev,
+				   &arbel_shutdown_fops);
 	arbel_eq_debugfs_init(adev, adev->debugfs);
 	pci_set_drvdata(pdev, adev);
 
+	/*
+	 * The catastrophic-error poll starts inside the bring-up: a recovery
+	 * it queues waits for the lock, then finds a failed probe removing.
+	 */
+	mutex_lock(&adev->recover_lock);
 	err = arbel_dev_up(adev);
+	if (err)
+		adev->removing = true;
+	mutex_unlock(&adev->recover_lock);
 	if (err)
 		goto err_cmd;
 	return 0;
@@ -348,9 +382,15 @@ static void arbel_remove(struct pci_dev *pdev)
 }
 
 /*
- * Reboot or kexec: stop the HCA's DMA before the next kernel owns the
- * memory.  Nothing is freed (the system is going down); the device is
- * marked failed first, so that no command reaches the reset HCA.
+ * Reboot or kexec: stop the HCA before the next kernel owns the memory.
+ * No recovery runs or starts, no failure work; the catastrophic-error
+ * poll stops (it would read a reset HCA, and could call for a recovery
+ * that brings it up again); the device is marked failed, so that no
+ * command reaches the HCA, which is reset: it owns no host memory, raises
+ * no interrupt; kernel consumers' queues are flushed and refuse posts (no
+ * doorbell rings).  Then its interrupt is freed and bus mastering turned
+ * off.  Nothing else is freed (the system is going down); remove may
+ * still follow and finds a failed device.
  */
 static void arbel_shutdown(struct pci_dev *pdev)
 {
@@ -361,7 +401,12 @@ static void arbel_shutdown(struct pci_dev *pdev)
 	arbel_stop_recovery(adev);
 	arbel_cmd_set_fail_work(&adev->cmd, NULL);
 	cancel_work_sync(&adev->fail_work);
+	arbel_catas_stop(adev);
 	arbel_dev_fail(adev, "shutdown");
+	/* kernel consumers' posts fail from here on, their WQEs flushed */
+	if (adev->up)
+		arbel_kq_fatal(adev);
+	arbel_eq_irq_free(adev);
 	pci_clear_master(pdev);
 }
 

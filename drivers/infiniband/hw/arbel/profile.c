@@ -89,7 +89,9 @@ int arbel_icm_profile(const struct arbel_dev_lim *lim, u8 log_num_mpts,
 				   ARBEL_PROFILE_LOG_QUEUES), lim->log_max_srqs);
 	log_cqs = min_t(u8, max_t(u8, lim->log_rsvd_cqs + 1,
 				  ARBEL_PROFILE_LOG_QUEUES), lim->log_max_cqs);
-	log_eqs = min_t(u8, ARBEL_PROFILE_LOG_EQS, lim->log_max_eqs);
+	/* room for the driver's EQ, the first one the firmware leaves */
+	log_eqs = min_t(u8, max_t(u8, lim->log_rsvd_eqs + 1,
+				  ARBEL_PROFILE_LOG_EQS), lim->log_max_eqs);
 	layout->num_uars = lim->uar_size / page_size;
 	log_uars = layout->num_uars ? ilog2(layout->num_uars) : 0;
 

@@ -40,7 +40,9 @@ static u32 arbel_cfg_read_id(struct pci_dev *pdev)
  * at 0x58 and 0x5c.
  *
  * Context: process; sleeps for about a second.
- * Return: 0, or a negative errno if the HCA does not come back.
+ * Return: 0, or -ENODEV at once if the device is gone from the bus (its
+ * config space reads all-ones), or a negative errno if the HCA does not
+ * come back.
  */
 int arbel_hca_reset(struct arbel_dev *adev)
 {
@@ -48,6 +50,11 @@ int arbel_hca_reset(struct arbel_dev *adev)
 	u32 id;
 	int err;
 
+	/* gone from the bus: no reset reaches it, none brings it back */
+	if (PCI_POSSIBLE_ERROR(arbel_cfg_read_id(pdev))) {
+		dev_err(&pdev->dev, "config space reads all-ones: the device is gone from the bus; not reset\n");
+		return -ENODEV;
+	}
 	err = pci_save_state(pdev);
 	if (err) {
 		dev_err(&pdev->dev, "cannot save config space: %d\n", err);

@@ -18,7 +18,8 @@ regions, injected firmware faults, concurrency stress (4 processes,
 present (unbind, rmmod, a refused HW2SW_MPT; the device is bound again
 after each), the failure policy (refused teardown commands and a lost
 command reset the HCA; the device is bound or loaded again after each),
-ICM chunks of small blocks (debugfs arbel/icm_max_block_kib=16, the device
+the life cycle (surprise removal with commands outstanding, .shutdown
+leaving the HCA alone, INTx on QUERY_ADAPTER's INTA pin), ICM chunks of small blocks (debugfs arbel/icm_max_block_kib=16, the device
 bound again),
 allocation failures (test_alloc_faults: only with --suites, on the debug
 kernel, whose fault injection it needs),
@@ -46,8 +47,8 @@ SUITES = ('test_tools', 'test_device_attrs', 'test_queues', 'test_bad_inputs',
           'test_reg_matrix', 'test_mtt_mode', 'test_deep', 'test_rereg',
           'test_iova', 'test_zero_based', 'test_fw_faults', 'test_stress',
           'test_enomem', 'test_cleanup',
-          'test_removal', 'test_fail_policy', 'test_icm_blocks',
-          'test_events')
+          'test_removal', 'test_fail_policy', 'test_life_cycle',
+          'test_icm_blocks', 'test_events')
 
 KMEMLEAK = '/sys/kernel/debug/kmemleak'
 

@@ -23,6 +23,30 @@ mapfile -t files < <(cd "$top" && git ls-files --cached --others \
 	--exclude-standard -- 'drivers/*.[ch]' 'include/*.h' 'kunit/*.[ch]' |
 	sort -u)
 
+# checkpatch takes about a second and a half a file: its findings are kept
+# in $ARBEL_CACHE/checkpatch/, keyed by the file's path and content, the
+# options, checkpatch.pl and the spelling list (paths in them relative to
+# the clone).
+cache=$ARBEL_CACHE/checkpatch
+mkdir -p "$cache"
+tool=$(cat "$tree/scripts/checkpatch.pl" "$tree/scripts/spelling.txt" \
+	"$spelling" 2>/dev/null | sha256sum | cut -c1-16)
+checkpatch_cached() {
+	local f=$1 key out
+	shift
+	key=$({ printf '%s\n' "$tool" "$f" "$*"; cat "$top/$f"; } |
+		sha256sum | cut -c1-32)
+	if [ -f "$cache/$key" ]; then
+		cat "$cache/$key"
+		return
+	fi
+	out=$(cd "$tree/scripts" && perl ./checkpatch.pl "$@" "$top/$f" 2>&1 |
+		grep -E ': (ERROR|WARNING|CHECK):' || true)
+	out=${out//"$top/"/}
+	printf '%s' "$out" >"$cache/$key.$$" && mv "$cache/$key.$$" "$cache/$key"
+	printf '%s' "$out"
+}
+
 ktap_start
 [ ${#files[@]} -gt 0 ] || ktap_fail "checkpatch: the kernel C files" "none found"
 for f in "${files[@]}"; do
@@ -33,8 +57,7 @@ for f in "${files[@]}"; do
 	case $f in
 	*/compat.h) fopts=(--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON "${opts[@]}") ;;
 	esac
-	out=$(cd "$tree/scripts" && perl ./checkpatch.pl "${fopts[@]}" "$top/$f" 2>&1 |
-		grep -E ': (ERROR|WARNING|CHECK):' || true)
+	out=$(checkpatch_cached "$f" "${fopts[@]}")
 	if [ -z "$out" ]; then
 		ktap_ok "$f: checkpatch --strict"
 	else

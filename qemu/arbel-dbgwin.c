@@ -28,6 +28,8 @@
 #include "arbel-cmd.h"
 #include "arbel-catas.h"
 #include "arbel-debug.h"
+#include "arbel-irq.h"
+#include "arbel-life.h"
 
 /* the fault injection registers and the knobs behind them */
 static const struct {
@@ -141,15 +143,19 @@ uint64_t arbel_dbg_read(ArbelState *s, hwaddr off)
     }
     switch (off) {
     case ARBEL_DBG_LC_PULLED:
-        return s->life.pulled;
+        return arbel_life_pulled(s);
     case ARBEL_DBG_LC_ACCESSES:
-        return s->life.accesses;
+        return arbel_life_get(s, ARBEL_LIFE_ACCESSES);
     case ARBEL_DBG_LC_DMAS:
-        return s->life.dmas;
+        return arbel_life_get(s, ARBEL_LIFE_DMAS);
     case ARBEL_DBG_LC_IRQS:
-        return s->life.irqs;
+        return arbel_life_get(s, ARBEL_LIFE_IRQS);
     case ARBEL_DBG_LC_INTA_PIN:
-        return s->irq.inta_pin;
+        return arbel_irq_inta_pin(s);
+    case ARBEL_DBG_LC_STRAYS:
+        return arbel_life_get(s, ARBEL_LIFE_STRAYS);
+    case ARBEL_DBG_LC_OWN_EXPECT:
+        return arbel_life_expecting(s);
     case ARBEL_DBG_ID:
         return ARBEL_DBG_ID_VALUE;
     case ARBEL_DBG_VERSION:
@@ -257,10 +263,15 @@ void arbel_dbg_write(ArbelState *s, hwaddr off, uint32_t val)
     }
     switch (off) {
     case ARBEL_DBG_LC_INTA_PIN:
-        if (val < ARBEL_INTX_PINS) {
-            s->irq.inta_pin = val;
-        } else {
+        if (!arbel_irq_set_inta_pin(s, val)) {
             arbel_dbg_write_refused(off, val);
+        }
+        break;
+    case ARBEL_DBG_LC_OWN_EXPECT:
+        if (val > 1) {
+            arbel_dbg_write_refused(off, val);
+        } else {
+            arbel_life_expect(s, val);
         }
         break;
     case ARBEL_DBG_XL_KEY:

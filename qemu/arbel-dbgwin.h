@@ -92,12 +92,18 @@
  * While pulled the card is out of its slot: every read of BAR0, BAR2
  * (this window too) and config space returns all-ones, every write but
  * one to LC_PULLED is lost, no command runs, no DMA, no interrupt.
+ * LC_STRAYS counts the mailboxes and data DMA that touched, and the
+ * hand-overs of, pages the HCA owns (arbel-life.c); LC_OWN_EXPECT (kept
+ * across resets) marks them expected in the log, for a test that
+ * provokes them.
  */
 #define ARBEL_DBG_LC_PULLED             0x400 /* RW ARBEL_LC_* below */
 #define ARBEL_DBG_LC_ACCESSES           0x404 /* RO BAR0/BAR2 accesses */
 #define ARBEL_DBG_LC_DMAS               0x408 /* RO DMA reads and writes */
 #define ARBEL_DBG_LC_IRQS               0x40c /* RO interrupts raised */
 #define ARBEL_DBG_LC_INTA_PIN           0x410 /* RW QUERY_ADAPTER inta_pin */
+#define ARBEL_DBG_LC_STRAYS             0x414 /* RO ownership reports */
+#define ARBEL_DBG_LC_OWN_EXPECT         0x418 /* RW 1: reports are expected */
 
 /* ARBEL_DBG_LC_PULLED values (reads: 1 pulled, 0 in its slot) */
 #define ARBEL_LC_BACK                   0 /* plugged back: powers up reset */

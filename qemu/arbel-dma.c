@@ -4,7 +4,8 @@
  * Every access the device makes to guest memory goes through here, is
  * counted (debug window LC_DMAS) and is refused while the guest has bus
  * mastering off or the card is pulled.  A mailbox address must be
- * non-zero; one not 4 KiB aligned is used and noted "unconfirmed:".
+ * non-zero; one not 4 KiB aligned is used and noted "unconfirmed:"; one
+ * in a page the HCA owns is used and reported (arbel-life.c).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -14,6 +15,7 @@
 #include "arbel-state.h"
 #include "arbel-fault.h"
 #include "arbel-trace.h"
+#include "arbel-life.h"
 #include "arbel-dma.h"
 
 /**
@@ -42,10 +44,10 @@ bool arbel_bus_master(ArbelState *s)
 MemTxResult arbel_dma_read(ArbelState *s, uint64_t addr, void *buf,
                            uint64_t len)
 {
-    if (!arbel_bus_master(s) || s->life.pulled) {
+    if (!arbel_bus_master(s) || arbel_life_pulled(s)) {
         return MEMTX_ERROR;
     }
-    s->life.dmas++;
+    arbel_life_count(s, ARBEL_LIFE_DMAS);
     return pci_dma_read(PCI_DEVICE(s), addr, buf, len);
 }
 
@@ -62,10 +64,10 @@ MemTxResult arbel_dma_read(ArbelState *s, uint64_t addr, void *buf,
 MemTxResult arbel_dma_write(ArbelState *s, uint64_t addr, const void *buf,
                             uint64_t len)
 {
-    if (!arbel_bus_master(s) || s->life.pulled) {
+    if (!arbel_bus_master(s) || arbel_life_pulled(s)) {
         return MEMTX_ERROR;
     }
-    s->life.dmas++;
+    arbel_life_count(s, ARBEL_LIFE_DMAS);
     return pci_dma_write(PCI_DEVICE(s), addr, buf, len);
 }
 /*
@@ -90,6 +92,17 @@ static uint8_t arbel_mbox_check(ArbelState *s, ArbelCmd *cmd, uint64_t addr)
     return ARBEL_ST_OK;
 }
 
+/* a mailbox in a page the HCA owns: reported, used (arbel-life.c) */
+static void arbel_mbox_owned(ArbelState *s, ArbelCmd *cmd, uint64_t addr,
+                             uint32_t len, const char *box)
+{
+    g_autofree char *what = g_strdup_printf("%s's %s",
+                                            cmd->name ? cmd->name : "command",
+                                            box);
+
+    arbel_life_check(s, addr, len, what);
+}
+
 /**
  * arbel_inbox_read - the command's inbox (in_param) into @cmd->inbox
  * @s: the device
@@ -106,6 +119,7 @@ uint8_t arbel_inbox_read(ArbelState *s, ArbelCmd *cmd, uint32_t len)
         return st;
     }
     assert(len <= ARBEL_MBOX_SIZE);
+    arbel_mbox_owned(s, cmd, cmd->in_param, len, "inbox");
     g_free(cmd->inbox);
     cmd->inbox = g_malloc0(len);
     cmd->inbox_len = len;
@@ -133,6 +147,7 @@ uint8_t arbel_outbox_write(ArbelState *s, ArbelCmd *cmd, const void *buf,
         return st;
     }
     assert(len <= ARBEL_MBOX_SIZE);
+    arbel_mbox_owned(s, cmd, cmd->out_param, len, "outbox");
     g_free(cmd->outbox);
     cmd->outbox = g_memdup2(buf, len);
     cmd->outbox_len = len;

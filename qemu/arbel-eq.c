@@ -227,7 +227,7 @@ static void arbel_eq_fire(ArbelState *s, uint32_t eqn, char *how, size_t n)
                           "off, or not QUERY_ADAPTER's INTA pin %u (INTA# "
                           "asserted only by that pin)", eqn,
                           (unsigned int)eq->intr, how,
-                          (unsigned int)s->irq.inta_pin);
+                          (unsigned int)arbel_irq_inta_pin(s));
     }
 }
 

@@ -245,7 +245,7 @@ uint8_t arbel_cmd_query_adapter(ArbelState *s, ArbelCmd *cmd)
     stl_be_p(out + 0x00, ARBEL_VENDOR_ID);
     stl_be_p(out + 0x04, ARBEL_DEVICE_ID);
     stl_be_p(out + 0x08, ARBEL_REVISION);
-    out[0x10] = s->irq.inta_pin;            /* INTA pin */
+    out[0x10] = arbel_irq_inta_pin(s);            /* INTA pin */
     memcpy(id, ARBEL_BOARD_ID, MIN(sizeof(id), strlen(ARBEL_BOARD_ID)));
     for (i = 0; i < 4; i++) {
         stl_le_p(out + ARBEL_VSD + ARBEL_VSD_BOARD_ID + i * 4,

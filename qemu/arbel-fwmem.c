@@ -20,6 +20,7 @@
 #include "arbel-dma.h"
 #include "arbel-icm.h"
 #include "arbel-fw.h"
+#include "arbel-life.h"
 
 #define ARBEL_MAX_PAIRS     (ARBEL_MBOX_SIZE / ARBEL_VPM_SIZE)
 #define ARBEL_MAX_LOG_CHUNK 20      /* 4 GiB: the largest chunk the stub knew */
@@ -52,6 +53,8 @@ void arbel_fwmem_reset(ArbelState *s)
 {
     g_array_set_size(s->fw.fa, 0);
     g_array_set_size(s->fw.aux, 0);
+    arbel_life_disown_all(s, ARBEL_OWN_FA);
+    arbel_life_disown_all(s, ARBEL_OWN_AUX);
     s->fw.fa_pages = 0;
     s->fw.aux_pages = 0;
     s->fw.icm_size = 0;
@@ -100,8 +103,9 @@ static uint8_t arbel_pairs_read(ArbelState *s, ArbelCmd *cmd)
     return arbel_inbox_read(s, cmd, cmd->in_mod * ARBEL_VPM_SIZE);
 }
 
+/* the chunks of a MAP_FA or MAP_ICM_AUX, each the HCA's (@who) from now */
 static uint8_t arbel_map_chunks(ArbelState *s, ArbelCmd *cmd, GArray *arr,
-                                uint64_t *pages)
+                                uint64_t *pages, ArbelOwner who)
 {
     uint32_t n = cmd->in_mod, i;
     uint8_t st;
@@ -127,6 +131,7 @@ static uint8_t arbel_map_chunks(ArbelState *s, ArbelCmd *cmd, GArray *arr,
         c.size = ARBEL_ICM_PAGE << log;
         c.pa = ldq_be_p(pair + ARBEL_VPM_PA) & ~(ARBEL_ICM_PAGE - 1);
         g_array_append_val(arr, c);
+        arbel_life_own(s, who, c.pa, c.size, 0);
         *pages += c.size / ARBEL_ICM_PAGE;
     }
     return ARBEL_ST_OK;
@@ -134,7 +139,7 @@ static uint8_t arbel_map_chunks(ArbelState *s, ArbelCmd *cmd, GArray *arr,
 
 uint8_t arbel_cmd_map_fa(ArbelState *s, ArbelCmd *cmd)
 {
-    return arbel_map_chunks(s, cmd, s->fw.fa, &s->fw.fa_pages);
+    return arbel_map_chunks(s, cmd, s->fw.fa, &s->fw.fa_pages, ARBEL_OWN_FA);
 }
 
 uint8_t arbel_cmd_unmap_fa(ArbelState *s, ArbelCmd *cmd)
@@ -146,6 +151,7 @@ uint8_t arbel_cmd_unmap_fa(ArbelState *s, ArbelCmd *cmd)
                           arbel_icm_pages(s));
     }
     g_array_set_size(s->fw.fa, 0);
+    arbel_life_disown_all(s, ARBEL_OWN_FA);
     s->fw.fa_pages = 0;
     s->fw.icm_size = 0;
     s->fw.aux_needed = 0;
@@ -177,7 +183,8 @@ uint8_t arbel_cmd_map_icm_aux(ArbelState *s, ArbelCmd *cmd)
     if (!s->fw.icm_size) {
         return ARBEL_ST_BAD_SYS_STATE;    /* SET_ICM_SIZE first */
     }
-    return arbel_map_chunks(s, cmd, s->fw.aux, &s->fw.aux_pages);
+    return arbel_map_chunks(s, cmd, s->fw.aux, &s->fw.aux_pages,
+                            ARBEL_OWN_AUX);
 }
 
 uint8_t arbel_cmd_unmap_icm_aux(ArbelState *s, ArbelCmd *cmd)
@@ -187,6 +194,7 @@ uint8_t arbel_cmd_unmap_icm_aux(ArbelState *s, ArbelCmd *cmd)
                           " ICM pages mapped", arbel_icm_pages(s));
     }
     g_array_set_size(s->fw.aux, 0);
+    arbel_life_disown_all(s, ARBEL_OWN_AUX);
     s->fw.aux_pages = 0;
     return ARBEL_ST_OK;
 }

@@ -16,6 +16,7 @@
 #include "arbel-wqe.h"
 #include "arbel-dma.h"
 #include "arbel-icm.h"
+#include "arbel-life.h"
 
 typedef struct ArbelIcmPage {
     uint64_t vpn;       /* must stay first: hashed with g_int64_hash */
@@ -48,6 +49,7 @@ void arbel_icm_fini(ArbelState *s)
 void arbel_icm_reset(ArbelState *s)
 {
     g_hash_table_remove_all(s->icm.pages);
+    arbel_life_disown_all(s, ARBEL_OWN_ICM);
 }
 
 /**
@@ -74,18 +76,24 @@ static ArbelIcmPage *arbel_icm_lookup(ArbelState *s, uint64_t va)
  * @va: ICM virtual address (4 KiB aligned)
  * @pa: guest-physical address
  *
+ * The page becomes the HCA's (arbel_life_own()).
+ *
  * Return: true if @va was mapped already (the new translation replaces it).
  */
 bool arbel_icm_map_page(ArbelState *s, uint64_t va, uint64_t pa)
 {
     ArbelIcmPage *pg = g_new(ArbelIcmPage, 1);
-    bool again;
+    ArbelIcmPage *old;
 
     pg->vpn = va / ARBEL_ICM_PAGE;
     pg->pa = pa;
-    again = g_hash_table_contains(s->icm.pages, pg);
+    old = g_hash_table_lookup(s->icm.pages, pg);
+    if (old) {
+        arbel_life_disown(s, ARBEL_OWN_ICM, old->pa, ARBEL_ICM_PAGE, va);
+    }
+    arbel_life_own(s, ARBEL_OWN_ICM, pa, ARBEL_ICM_PAGE, va);
     g_hash_table_replace(s->icm.pages, pg, pg);
-    return again;
+    return old != NULL;
 }
 
 /**
@@ -96,8 +104,13 @@ bool arbel_icm_map_page(ArbelState *s, uint64_t va, uint64_t pa)
 void arbel_icm_unmap_page(ArbelState *s, uint64_t va)
 {
     uint64_t vpn = va / ARBEL_ICM_PAGE;
+    ArbelIcmPage *pg = g_hash_table_lookup(s->icm.pages, &vpn);
 
-    g_hash_table_remove(s->icm.pages, &vpn);
+    if (pg) {
+        arbel_life_disown(s, ARBEL_OWN_ICM, pg->pa, ARBEL_ICM_PAGE,
+                          vpn * ARBEL_ICM_PAGE);
+        g_hash_table_remove(s->icm.pages, &vpn);
+    }
 }
 
 /**

@@ -17,6 +17,7 @@
 #include "hw/pci/msix.h"
 #include "arbel-state.h"
 #include "arbel-irq.h"
+#include "arbel-life.h"
 
 /**
  * arbel_irq_raise - raise one interrupt
@@ -34,11 +35,11 @@ bool arbel_irq_raise(ArbelState *s, uint8_t intr, char *how, size_t n)
     PCIDevice *pdev = PCI_DEVICE(s);
     unsigned int pin = intr < ARBEL_INTX_PINS ? intr : s->irq.inta_pin;
 
-    if (s->life.pulled) {
+    if (arbel_life_pulled(s)) {
         snprintf(how, n, "none");
         return true;
     }
-    s->life.irqs++;
+    arbel_life_count(s, ARBEL_LIFE_IRQS);
     if (intr >= ARBEL_EQ_INTR_MSIX && msix_enabled(pdev)) {
         msix_notify(pdev, intr - ARBEL_EQ_INTR_MSIX);
         snprintf(how, n, "msix:%u", intr - ARBEL_EQ_INTR_MSIX);
@@ -85,4 +86,31 @@ void arbel_irq_reset(ArbelState *s)
         s->irq.int_pending = 0;
         pci_set_irq(PCI_DEVICE(s), 0);
     }
+}
+
+/**
+ * arbel_irq_inta_pin - the pin wired to INTA# (QUERY_ADAPTER byte 0x10)
+ * @s: the device
+ *
+ * Return: the pin, below ARBEL_INTX_PINS.
+ */
+uint8_t arbel_irq_inta_pin(ArbelState *s)
+{
+    return s->irq.inta_pin;
+}
+
+/**
+ * arbel_irq_set_inta_pin - wire another pin to INTA# (tests)
+ * @s: the device
+ * @pin: the pin
+ *
+ * Return: false, and nothing changed, if @pin is ARBEL_INTX_PINS or more.
+ */
+bool arbel_irq_set_inta_pin(ArbelState *s, uint32_t pin)
+{
+    if (pin >= ARBEL_INTX_PINS) {
+        return false;
+    }
+    s->irq.inta_pin = pin;
+    return true;
 }

@@ -18,5 +18,8 @@
 bool arbel_irq_raise(ArbelState *s, uint8_t intr, char *how, size_t n);
 void arbel_irq_clear_write(ArbelState *s, unsigned int word, uint32_t mask);
 void arbel_irq_reset(ArbelState *s);
+uint8_t arbel_irq_inta_pin(ArbelState *s);
+/* false if @pin is no pin (ARBEL_INTX_PINS or more) */
+bool arbel_irq_set_inta_pin(ArbelState *s, uint32_t pin);
 
 #endif

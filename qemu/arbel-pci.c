@@ -43,9 +43,7 @@ static void arbel_fw_full_reset(ArbelState *s)
     arbel_dbg_reset(s);
     arbel_eq_reset(s);
     arbel_catas_reset(s);
-    s->life.accesses = 0;
-    s->life.dmas = 0;
-    s->life.irqs = 0;
+    arbel_life_reset(s);
 }
 
 /*
@@ -77,13 +75,13 @@ static void arbel_pulled_write(ArbelState *s, uint32_t val)
 
     switch (val) {
     case ARBEL_LC_PULLED:
-        s->life.pulled = true;
+        arbel_life_set_pulled(s, true);
         break;
     case ARBEL_LC_BACK:
-        if (!s->life.pulled) {
+        if (!arbel_life_pulled(s)) {
             break;
         }
-        s->life.pulled = false;
+        arbel_life_set_pulled(s, false);
         arbel_fw_full_reset(s);
         trace_arbel_reset(arbel_trace_seq(s));
         cmd = pci_get_word(pdev->config + PCI_COMMAND);
@@ -91,7 +89,7 @@ static void arbel_pulled_write(ArbelState *s, uint32_t val)
                                  cmd & ~PCI_COMMAND_MASTER, 2);
         break;
     case ARBEL_LC_GLITCH_OVER:
-        s->life.pulled = false;
+        arbel_life_set_pulled(s, false);
         break;
     default:
         qemu_log_mask(LOG_GUEST_ERROR, "arbel-stub: LC_PULLED written with "
@@ -121,7 +119,7 @@ static uint64_t arbel_bar0_read(void *opaque, hwaddr addr, unsigned size)
 {
     ArbelState *s = opaque;
 
-    if (s->life.pulled) {
+    if (arbel_life_pulled(s)) {
         return arbel_all_ones(size);
     }
     if (!arbel_bar0_access_ok(addr, size, "read")) {
@@ -130,7 +128,7 @@ static uint64_t arbel_bar0_read(void *opaque, hwaddr addr, unsigned size)
     if (addr >= ARBEL_DBG_BASE && addr < ARBEL_DBG_BASE + ARBEL_DBG_SIZE) {
         return arbel_dbg_read(s, addr - ARBEL_DBG_BASE);
     }
-    s->life.accesses++;
+    arbel_life_count(s, ARBEL_LIFE_ACCESSES);
     if (addr >= ARBEL_HCR_BASE && addr < ARBEL_HCR_BASE + ARBEL_HCR_SIZE) {
         return arbel_hcr_read(s, (addr - ARBEL_HCR_BASE) / 4);
     }
@@ -150,14 +148,14 @@ static void arbel_bar0_write(void *opaque, hwaddr addr, uint64_t val,
 {
     ArbelState *s = opaque;
 
-    if (s->life.pulled && !arbel_pulled_write_taken(addr)) {
+    if (arbel_life_pulled(s) && !arbel_pulled_write_taken(addr)) {
         return;
     }
     if (!arbel_bar0_access_ok(addr, size, "write")) {
         return;
     }
     if (addr < ARBEL_DBG_BASE || addr >= ARBEL_DBG_BASE + ARBEL_DBG_SIZE) {
-        s->life.accesses++;
+        arbel_life_count(s, ARBEL_LIFE_ACCESSES);
     }
     if (addr >= ARBEL_HCR_BASE && addr < ARBEL_HCR_BASE + ARBEL_HCR_SIZE) {
         arbel_hcr_write(s, (addr - ARBEL_HCR_BASE) / 4, val);
@@ -229,10 +227,10 @@ static uint64_t arbel_bar2_read(void *opaque, hwaddr addr, unsigned size)
 {
     ArbelState *s = opaque;
 
-    if (s->life.pulled) {
+    if (arbel_life_pulled(s)) {
         return arbel_all_ones(size);
     }
-    s->life.accesses++;
+    arbel_life_count(s, ARBEL_LIFE_ACCESSES);
     return 0;
 }
 
@@ -242,10 +240,10 @@ static void arbel_bar2_write(void *opaque, hwaddr addr, uint64_t val,
     ArbelState *s = opaque;
     hwaddr off;
 
-    if (s->life.pulled) {
+    if (arbel_life_pulled(s)) {
         return;
     }
-    s->life.accesses++;
+    arbel_life_count(s, ARBEL_LIFE_ACCESSES);
     if (size != 4 && size != 8) {
         qemu_log_mask(LOG_GUEST_ERROR,
                       "arbel-stub: UAR write of size %u at 0x%" HWADDR_PRIx
@@ -388,6 +386,7 @@ static void arbel_realize(PCIDevice *pdev, Error **errp)
     arbel_dp_init(s);
     s->uar.latch = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
                                          g_free);
+    arbel_life_init(s);
     arbel_icm_init(s);
     arbel_fwmem_init(s);
     arbel_fault_reset(s);
@@ -414,6 +413,7 @@ static void arbel_exit(PCIDevice *pdev)
     arbel_hcr_fini(s);
     arbel_fwmem_fini(s);
     arbel_icm_fini(s);
+    arbel_life_fini(s);
     if (s->props.msix) {
         msix_unuse_all_vectors(pdev);
         msix_uninit(pdev, &s->bar0, &s->bar0);
@@ -426,7 +426,7 @@ static void arbel_exit(PCIDevice *pdev)
 /* config space: all-ones and lost writes while the card is pulled */
 static uint32_t arbel_config_read(PCIDevice *pdev, uint32_t addr, int len)
 {
-    if (ARBEL_STUB(pdev)->life.pulled) {
+    if (arbel_life_pulled(ARBEL_STUB(pdev))) {
         return arbel_all_ones(len);
     }
     return pci_default_read_config(pdev, addr, len);
@@ -435,7 +435,7 @@ static uint32_t arbel_config_read(PCIDevice *pdev, uint32_t addr, int len)
 static void arbel_config_write(PCIDevice *pdev, uint32_t addr, uint32_t val,
                                int len)
 {
-    if (!ARBEL_STUB(pdev)->life.pulled) {
+    if (!arbel_life_pulled(ARBEL_STUB(pdev))) {
         pci_default_write_config(pdev, addr, val, len);
     }
 }
@@ -444,7 +444,7 @@ static void arbel_qdev_reset(DeviceState *dev)
 {
     ArbelState *s = ARBEL_STUB(dev);
 
-    s->life.pulled = false;
+    arbel_life_set_pulled(s, false);
     arbel_fault_reset(s);
     arbel_fw_full_reset(s);
 }

@@ -64,15 +64,17 @@ typedef struct ArbelIrq {
 } ArbelIrq;
 
 /*
- * The card's life cycle as tests drive it through the debug window
- * (arbel-pci.c): pulled from its slot, and what it did since its last
- * reset (arbel-dma.c and arbel-irq.c count).
+ * arbel-life.c: the card's life cycle as tests drive it through the debug
+ * window -- pulled from its slot, what it did since its last reset -- and
+ * the guest pages the driver handed to the HCA (firmware area, aux ICM,
+ * ICM), which no mailbox and no data DMA may touch.
  */
+#define ARBEL_LIFE_COUNTS 4     /* ArbelLifeCount (arbel-life.h) */
 typedef struct ArbelLife {
     bool pulled;            /* reads all-ones; writes, DMA, interrupts lost */
-    uint32_t accesses;      /* BAR0 (not the window) and BAR2 accesses */
-    uint32_t dmas;          /* DMA reads and writes */
-    uint32_t irqs;          /* interrupts raised */
+    bool expect;            /* tests: ownership reports are expected */
+    uint32_t count[ARBEL_LIFE_COUNTS];
+    GHashTable *owned;      /* guest page frame -> its owner */
 } ArbelLife;
 
 /* The ICM tables INIT_HCA describes (arbel-fw.c reads them) */

@@ -22,6 +22,7 @@
 #include "arbel-dbgwin.h"
 #include "arbel-trace.h"
 #include "arbel-fault.h"
+#include "arbel-life.h"
 #include "arbel-dma.h"
 #include "arbel-irq.h"
 #include "arbel-icm.h"

@@ -18,6 +18,7 @@
 #include "arbel-dma.h"
 #include "arbel-icm.h"
 #include "arbel-tpt.h"
+#include "arbel-life.h"
 
 typedef struct ArbelSeg {
     uint64_t pa;
@@ -190,6 +191,8 @@ uint32_t arbel_xlate_rw(ArbelState *s, ArbelXlReq *req, void *buf)
         ArbelSeg *sg = &g_array_index(segs, ArbelSeg, i);
         MemTxResult r;
 
+        arbel_life_check(s, sg->pa, sg->len, req->to_region ?
+                         "a data write" : "a data read");
         if (req->to_region) {
             r = arbel_dma_write(s, sg->pa, bytes + pos, sg->len);
         } else {

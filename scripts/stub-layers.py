@@ -36,6 +36,7 @@ LAYERS = [
     ('leaves', {
         'trace': ['arbel-trace.c', 'arbel-trace.h', 'trace.h'],
         'fault': ['arbel-fault.c', 'arbel-fault.h'],
+        'life': ['arbel-life.c', 'arbel-life.h'],
     }),
     ('DMA and interrupts', {
         'dma': ['arbel-dma.c', 'arbel-dma.h'],
@@ -93,7 +94,7 @@ OWNERS = {
     'tpt': 'tpt', 'eqs': 'eq', 'catas': 'catas', 'fw': 'fw', 'disp': 'cmd',
     'hcr': 'hcr', 'dbg': 'dbgwin', 'ctxs': 'ctx', 'qps': 'qp',
     'ports': 'ib', 'srqs': 'srq', 'dp': 'dp', 'uar': 'pci', 'mcg': 'mcg',
-    'sa': 'dp',
+    'sa': 'dp', 'life': 'life',
 }
 
 

@@ -17,7 +17,8 @@
 # Exit status: CMD's; the insmod/modprobe status if LOAD=1 failed;
 # 124 on timeout; 125 if the harness or the guest failed (no exit marker:
 # panic, boot failure, QEMU error); 122 if CMD succeeded but the kernel log
-# shows a splat (BUG/WARNING/Oops/KASAN/UBSAN/...).
+# shows a splat (BUG/WARNING/Oops/KASAN/UBSAN/...); 123 if CMD succeeded
+# but the stub reported a page the HCA owned touched (qemu/arbel-life.c).
 
 set -eu
 
@@ -294,6 +295,19 @@ if grep -aEq "$splat_re" "$OUT/dmesg.txt"; then
 		exit 122
 	fi
 	vm_log "warning: the kernel log shows a splat; see $OUT/dmesg.txt"
+fi
+# the stub's ownership reports (qemu/arbel-life.c): a mailbox, a data DMA
+# or a hand-over that touched a page the HCA owned -- memory the driver
+# freed while the HCA still owned it.  Logged as guest errors
+# (VM_QEMU_LOG's default has them); a test's provoked ones say "(expected)"
+own_re='arbel-stub: ownership: '
+if grep -aq "$own_re" "$OUT/stub-trace.txt" 2>/dev/null; then
+	grep -a "$own_re" "$OUT/stub-trace.txt" | head -n 5 >&2
+	if [ "$rc" = 0 ]; then
+		vm_log "FAILED: CMD exited 0 but the stub saw the HCA's memory touched (freed while the HCA owned it?); see $OUT/stub-trace.txt"
+		exit 123
+	fi
+	vm_log "warning: the stub saw the HCA's memory touched; see $OUT/stub-trace.txt"
 fi
 [ "$rc" = 0 ] || vm_log "CMD exited $rc ($timing)"
 [ "$rc" != 0 ] || [ "${VM_QUIET:-0}" = 1 ] || vm_log "ok ($timing)"

@@ -62,6 +62,7 @@ int main(int argc, char **argv)
 	suite_mpt();
 	suite_mtt();
 	suite_xlate();
+	suite_ownership();
 	suite_eq();
 	suite_cq();
 	suite_srq();

@@ -195,6 +195,7 @@ void hca_layout_rules(void);
 void suite_mpt(void);
 void suite_mtt(void);
 void suite_xlate(void);
+void suite_ownership(void);
 void suite_eq(void);
 void suite_cq(void);
 void suite_srq(void);

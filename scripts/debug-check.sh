@@ -3,7 +3,8 @@
 # make check's debug stage: the verbs suites that stress the driver's
 # failure paths -- bad inputs and the fuzzer, injected firmware faults,
 # concurrency stress, allocation failures (failslab, fail_page_alloc),
-# removal with users present, the failure policy -- on the debug kernel
+# removal with users present, the failure policy, the life cycle (pulled
+# card, shutdown, fatal errors against bring-up) -- on the debug kernel
 # (scripts/debug-kernel.sh: KASAN, UBSAN, lockdep, kmemleak,
 # DEBUG_OBJECTS, fault injection), with arbel.ko built against it.
 # Any sanitizer, lockdep or DEBUG_OBJECTS report in the guest's kernel log
@@ -13,7 +14,7 @@
 #
 # Environment: DEBUG_STRESS_CYCLES (default 250 per process: the
 # sanitizers make every cycle several times slower under TCG; the verbs
-# stages run 10,000); DEBUG_SUITES (default: the six above, in order) to
+# stages run 10,000); DEBUG_SUITES (default: the seven above, in order) to
 # run fewer while developing.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,7 +34,7 @@ fi
 # chunks stay mapped once used (arbel_mtt_icm_hold()), which the
 # firmware-fault suite's 63 regions of 64 MiB do for the whole table
 suites=test_alloc_faults,test_bad_inputs,test_fw_faults,test_stress
-suites=${DEBUG_SUITES:-$suites,test_removal,test_fail_policy}
+suites=${DEBUG_SUITES:-$suites,test_removal,test_fail_policy,test_life_cycle}
 # failslab may fail every slab cache but the xarray's node cache
 # (test_alloc_faults.py: a failed node allocation in the core's restrack
 # leaves the empty node that rdma_restrack_clean() warns about)

@@ -68,7 +68,7 @@ RESOURCES = {
 }
 
 VERBS_SKIP = ('test_bad_inputs,test_fw_faults,test_stress,test_removal,'
-              'test_fail_policy')
+              'test_fail_policy,test_life_cycle')
 
 # Costs: seconds of a warm run on the 2-core machine
 # (Documentation/timings.rst).
@@ -167,7 +167,7 @@ STAGES = [
           what="memory registration through stock rdma-core in event "
                "mode, exhaustion included (the failure paths: debug)"),
     Stage('verbs-6.12', 'on 6.12 verbs env MODULE_ARGS=polling=1 '
-          'TEST_ARGS=--no-enomem tests/verbs/run.sh', cost=121,
+          'TEST_ARGS=--no-enomem tests/verbs/run.sh', cost=180,
           kernel='6.12', needs=['module-6.12', 'qemu', 'vm'],
           what="every verbs suite but the exhaustion on Debian's 6.12 "
                "kernel, polling=1"),
@@ -175,7 +175,7 @@ STAGES = [
           needs=['headers', 'qemu', 'vm'],
           what="make deb, dpkg -i in an overlay chroot (DKMS for 6.1 and "
                "6.12), the module in the VM, dpkg --purge"),
-    Stage('debug', 'scripts/debug-check.sh', cost=515, kernel='debug 6.1',
+    Stage('debug', 'scripts/debug-check.sh', cost=640, kernel='debug 6.1',
           needs=['kunit-x86', 'debug-kernel', 'qemu', 'vm'],
           what="the failure-path verbs suites on the debug kernel (KASAN, "
                "UBSAN, lockdep, kmemleak, fault injection); after "

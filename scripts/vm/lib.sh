@@ -16,6 +16,16 @@ vm_log() {
 	printf 'vm: %s\n' "$*" >&2
 }
 
+# The stub's ownership reports in its log $1 (qemu/arbel-life.c): a
+# mailbox, a data DMA or a hand-over that touched a page the HCA owned.
+# Prints the first five on stderr; status 0 if there is any.  A test's
+# own, provoked ones ("ownership (expected):") are not reports.
+vm_stub_reports() {
+	grep -aq 'arbel-stub: ownership: ' "$1" 2>/dev/null || return 1
+	grep -a 'arbel-stub: ownership: ' "$1" | head -n 5 >&2 || true
+	return 0
+}
+
 vm_die() {
 	printf 'vm: error: %s\n' "$*" >&2
 	exit "${VM_DIE_RC:-125}"

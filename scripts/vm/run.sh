@@ -296,13 +296,9 @@ if grep -aEq "$splat_re" "$OUT/dmesg.txt"; then
 	fi
 	vm_log "warning: the kernel log shows a splat; see $OUT/dmesg.txt"
 fi
-# the stub's ownership reports (qemu/arbel-life.c): a mailbox, a data DMA
-# or a hand-over that touched a page the HCA owned -- memory the driver
-# freed while the HCA still owned it.  Logged as guest errors
-# (VM_QEMU_LOG's default has them); a test's provoked ones say "(expected)"
-own_re='arbel-stub: ownership: '
-if grep -aq "$own_re" "$OUT/stub-trace.txt" 2>/dev/null; then
-	grep -a "$own_re" "$OUT/stub-trace.txt" | head -n 5 >&2
+# memory the driver freed while the HCA still owned it (the stub's
+# guest errors, which VM_QEMU_LOG's default logs)
+if vm_stub_reports "$OUT/stub-trace.txt"; then
 	if [ "$rc" = 0 ]; then
 		vm_log "FAILED: CMD exited 0 but the stub saw the HCA's memory touched (freed while the HCA owned it?); see $OUT/stub-trace.txt"
 		exit 123

@@ -18,12 +18,30 @@ static uint32_t strays(void)
 	return arbel_dbg_read(dev, ARBEL_DBG_LC_STRAYS);
 }
 
-/* @what done: one more report (@want 1) or none (@want 0) */
-static void check_reports(uint32_t before, uint32_t want, const char *what)
+/* QUERY_FW with its outbox in @pg: done, with @want reports (0 or 1) */
+static void outbox_into(struct arbel_dma_page *pg, uint32_t want,
+			const char *what)
 {
-	ktap_test_check(strays() == before + want, what,
-			"LC_STRAYS went from %u to %u, want +%u", before,
-			strays(), want);
+	uint32_t n = strays();
+	unsigned int st = cmd(OP_QUERY_FW, 0, 0, 0, pg->pa);
+
+	ktap_test_check(st == ST_OK && strays() == n + want, what,
+			"status 0x%x, LC_STRAYS +%u, want +%u", st, strays() - n,
+			want);
+}
+
+/* 8 bytes of @pg read through the physical region @key into @buf */
+static void data_read_of(uint32_t key, struct arbel_dma_page *pg,
+			 struct arbel_dma_page *buf, uint32_t want,
+			 const char *what)
+{
+	uint32_t n = strays();
+	unsigned int r = xlate(key, ARBEL_XL_ACC_LOCAL_READ, pg->pa + 0x40, 8,
+			       XL_TO_BUF, buf->pa, NULL);
+
+	ktap_test_check(r == ARBEL_XL_OK && strays() == n + want, what,
+			"result %u, LC_STRAYS +%u, want +%u", r, strays() - n,
+			want);
 }
 
 static unsigned int map_one(struct arbel_dma_page *pg, uint64_t va)
@@ -43,44 +61,26 @@ void suite_ownership(void)
 	mpt_build(e, MPT_LR | MPT_PA, 0, hw_key(OWN_IDX, 0), 7, 0, ~0ULL, 0);
 	check_status(sw2hw(OWN_IDX, e), ST_OK, "SW2HW_MPT a physical region");
 
-	n = strays();
-	check_status(cmd(OP_QUERY_FW, 0, 0, 0, pg->pa), ST_OK,
-		     "QUERY_FW into a page of no owner");
-	xlate(key, ARBEL_XL_ACC_LOCAL_READ, pg->pa, 4, XL_TO_BUF, buf->pa,
-	      NULL);
-	check_reports(n, 0, "a mailbox and a data read of a free page: no report");
+	outbox_into(pg, 0, "an outbox in a page of no owner: no report");
+	data_read_of(key, pg, buf, 0, "a data read of it: no report");
 
 	check_status(map_one(pg, OWN_VA), ST_OK, "MAP_ICM the page");
-	n = strays();
-	check_status(cmd(OP_QUERY_FW, 0, 0, 0, pg->pa), ST_OK,
-		     "QUERY_FW's outbox in the ICM page: still done");
-	check_reports(n, 1, "an outbox in an ICM page: reported");
-	n = strays();
-	ktap_test_check(xlate(key, ARBEL_XL_ACC_LOCAL_READ, pg->pa + 0x40, 8,
-			      XL_TO_BUF, buf->pa, NULL) == ARBEL_XL_OK,
-			"a data read of the ICM page: still done", "result %u",
-			arbel_dbg_read(dev, ARBEL_DBG_XL_RESULT));
-	check_reports(n, 1, "a data read of an ICM page: reported");
+	outbox_into(pg, 1, "an outbox in an ICM page: done and reported");
+	data_read_of(key, pg, buf, 1, "a data read of it: done and reported");
 	n = strays();
 	check_status(map_one(pg, OWN_VA2), ST_OK,
-		     "MAP_ICM the same page at a second address: still done");
-	check_reports(n, 1, "a page handed over twice: reported");
+		     "MAP_ICM the same page at a second address: done");
+	ktap_test_check(strays() == n + 1, "a page handed over twice: reported",
+			"LC_STRAYS +%u, want +1", strays() - n);
 
 	/* the second mapping never owned it: its UNMAP leaves the first's */
 	check_status(cmd(OP_UNMAP_ICM, 0, OWN_VA2, 1, 0), ST_OK,
 		     "UNMAP_ICM the second address");
-	n = strays();
-	check_status(cmd(OP_QUERY_FW, 0, 0, 0, pg->pa), ST_OK,
-		     "QUERY_FW into it again");
-	check_reports(n, 1, "still the HCA's after the second UNMAP: reported");
+	outbox_into(pg, 1, "still the HCA's after the second UNMAP: reported");
 	check_status(cmd(OP_UNMAP_ICM, 0, OWN_VA, 1, 0), ST_OK,
 		     "UNMAP_ICM the first address");
-	n = strays();
-	check_status(cmd(OP_QUERY_FW, 0, 0, 0, pg->pa), ST_OK,
-		     "QUERY_FW into it after its UNMAP");
-	xlate(key, ARBEL_XL_ACC_LOCAL_READ, pg->pa, 4, XL_TO_BUF, buf->pa,
-	      NULL);
-	check_reports(n, 0, "given back by UNMAP_ICM: no report");
+	outbox_into(pg, 0, "an outbox in it after its UNMAP: no report");
+	data_read_of(key, pg, buf, 0, "a data read of it: no report either");
 
 	check_status(cmd(OP_HW2SW_MPT, 1, 0, OWN_IDX, 0), ST_OK,
 		     "HW2SW_MPT the physical region");

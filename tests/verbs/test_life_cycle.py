@@ -170,12 +170,7 @@ class LifeCycle(DeviceCase):
                          for k, v in seen.items() if v]
         finally:
             win.close()
-        rc, uerr, secs = self.driver_file('unbind', PROMPT_S)
-        print(f'# unbind after shutdown: status {rc} after {secs:.1f} s')
-        if rc != 0:
-            problems.append(f'unbind after shutdown: status {rc} ({uerr})')
-        else:
-            problems += self.rebound_problems()
+        problems += self.unbind_rebound_problems('after shutdown')
         self.assertFalse(problems, '; '.join(problems))
 
     def test_4_intx_on_the_inta_pin(self):

@@ -213,6 +213,14 @@ class DeviceCase(unittest.TestCase):
             out.append(f'bind again: status {rc} ({err})')
         return out + self.works_problems()
 
+    def unbind_rebound_problems(self, when):
+        """Unbind (promptly), then rebound_problems(): the problems."""
+        rc, err, secs = self.driver_file('unbind', PROMPT_S)
+        print(f'# unbind {when}: status {rc} after {secs:.1f} s')
+        if rc != 0:
+            return [f'unbind {when}: status {rc} ({err})']
+        return self.rebound_problems()
+
     def works_problems(self):
         """Bound again: a context, a PD and a region that translates."""
         if not self.wait_ibdev():
@@ -308,12 +316,7 @@ class Removal(DeviceCase):
             problems.append('no HW2SW_MPT refusal injected')
         # the driver's policy: the HCA is reset, so it holds nothing now
         problems += self.unmapped_problems('after the refused HW2SW_MPT')
-        rc, err, secs = self.driver_file('unbind', PROMPT_S)
-        print(f'# unbind after the refusal: status {rc} after {secs:.1f} s')
-        if rc != 0:
-            problems.append(f'unbind after the refusal: status {rc} ({err})')
-        else:
-            problems += self.rebound_problems()
+        problems += self.unbind_rebound_problems('after the refusal')
         self.assertFalse(problems, '; '.join(problems))
 
     def test_5_unbind_with_pingpong(self):

@@ -17,6 +17,7 @@ Documentation/arbel.rst).
 import glob
 import os
 import signal
+import stat
 import subprocess
 import sys
 import threading
@@ -52,8 +53,10 @@ class Beside(threading.Thread):
         self.failures = []
 
     def run(self):
+        # the readable ones (write-only knobs: shutdown)
         files = [f for f in glob.glob('/sys/kernel/debug/arbel/*/**',
-                                      recursive=True) if os.path.isfile(f)]
+                                      recursive=True)
+                 if os.path.isfile(f) and os.stat(f).st_mode & stat.S_IRUSR]
         cmds = (['rdma', 'res', 'show', 'mr'], ['rdma', '-dd', 'res', 'show'],
                 ['ibv_devinfo', '-d', self.dev])
         while not self.stop.is_set():

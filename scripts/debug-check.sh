@@ -12,7 +12,7 @@
 # after the suites fails on any object leaked meanwhile
 # (tests/verbs/verbs_guest.py).  KTAP on stdout (tests/verbs/judge.py).
 #
-# Environment: DEBUG_STRESS_CYCLES (default 250 per process: the
+# Environment: DEBUG_STRESS_CYCLES (default 100 per process: the
 # sanitizers make every cycle several times slower under TCG; the verbs
 # stages run 10,000); DEBUG_SUITES (default: the seven above, in order) to
 # run fewer while developing.
@@ -41,5 +41,5 @@ suites=${DEBUG_SUITES:-$suites,test_removal,test_fail_policy,test_life_cycle}
 exec env VM_KERNEL_ROOT="$root" MODULE="$root/arbel.ko" OUT="$out" \
 	VM_APPEND="slub_debug=A;-,radix_tree_node${VM_APPEND:+ $VM_APPEND}" \
 	TIMEOUT=2400 \
-	TEST_ARGS="--suites $suites --no-enomem --stress-cycles ${DEBUG_STRESS_CYCLES:-250}" \
+	TEST_ARGS="--suites $suites --no-enomem --stress-cycles ${DEBUG_STRESS_CYCLES:-100}" \
 	tests/verbs/run.sh

@@ -140,11 +140,13 @@ class ScheduleTest(unittest.TestCase):
     def test_the_table_fits_the_warm_budget(self):
         # the first stages, the lanes and the host check: 14 minutes
         # before the two traffic stages (mthca-traffic: 50 s each,
-        # measured), 16 with them at most; CI allows a warm run 20
+        # measured), 16 with them; 19.5 since the costs are the warm run
+        # of 2026-12-07 (the life cycle on the debug kernel): CI allows a
+        # warm run 20 (Documentation/timings.rst)
         lane = [s for s in stages.STAGES if s.phase == 'lanes']
         _, end = stages.simulate(lane, 2)
         rest = sum(s.cost for s in stages.STAGES if s.phase != 'lanes')
-        self.assertLess(end + rest, 16 * 60)
+        self.assertLess(end + rest, 19.5 * 60)
 
     def test_measured_costs_replace_the_table(self):
         with tempfile.TemporaryDirectory() as d:

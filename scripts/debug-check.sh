@@ -14,7 +14,8 @@
 #
 # Environment: DEBUG_STRESS_CYCLES (default 100 per process: the
 # sanitizers make every cycle several times slower under TCG; the verbs
-# stages run 10,000); DEBUG_SUITES (default: the seven above, in order) to
+# stages run 10,000; the fuzzer's first 150 registrations of its 300);
+# DEBUG_SUITES (default: the seven above, in order) to
 # run fewer while developing.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,5 +42,5 @@ suites=${DEBUG_SUITES:-$suites,test_removal,test_fail_policy,test_life_cycle}
 exec env VM_KERNEL_ROOT="$root" MODULE="$root/arbel.ko" OUT="$out" \
 	VM_APPEND="slub_debug=A;-,radix_tree_node${VM_APPEND:+ $VM_APPEND}" \
 	TIMEOUT=2400 \
-	TEST_ARGS="--suites $suites --no-enomem --stress-cycles ${DEBUG_STRESS_CYCLES:-100}" \
+	TEST_ARGS="--suites $suites --no-enomem --stress-cycles ${DEBUG_STRESS_CYCLES:-100} --fuzz-count 150" \
 	tests/verbs/run.sh

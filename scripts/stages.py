@@ -67,8 +67,10 @@ RESOURCES = {
     'uml': "a UML kernel built by kunit.py in the tree (~9 min cold)",
 }
 
+# verbs (6.1) leaves to debug the failure paths and the life cycle, to
+# verbs-6.12 the 10,000-cycle stress and the registration matrix
 VERBS_SKIP = ('test_bad_inputs,test_fw_faults,test_stress,test_removal,'
-              'test_fail_policy,test_life_cycle')
+              'test_fail_policy,test_life_cycle,test_reg_matrix')
 
 # Costs: seconds of a warm run on the 2-core machine
 # (Documentation/timings.rst).
@@ -127,9 +129,10 @@ STAGES = [
           needs=['qemu', 'vm'],
           what="Debian's unmodified ib_mthca on the stub: probe, "
                "ibv_devinfo, user memory, a port bounce, 20 reloads"),
-    Stage('mthca-6.12', 'on 6.12 mthca tests/mthca/run.sh', cost=52,
+    Stage('mthca-6.12', 'on 6.12 mthca env CYCLES=10 tests/mthca/run.sh',
+          cost=42,
           kernel='6.12', needs=['qemu', 'vm'],
-          what="the same with Debian's 6.12 ib_mthca"),
+          what="the same with Debian's 6.12 ib_mthca (10 reloads)"),
     Stage('mthca-traffic', 'tests/mthca/run.sh traffic', cost=66,
           kernel='6.1', needs=['qemu', 'vm'],
           what="the real clients, unmodified, on Debian's ib_mthca over "
@@ -158,25 +161,29 @@ STAGES = [
           what="the driver's firmware bring-up: command order, debugfs, "
                "tracepoints, MSI-X and INTx, injected failures, 20 "
                "reloads"),
-    Stage('bringup-6.12', 'on 6.12 bringup tests/vm/bringup.sh', cost=86,
+    Stage('bringup-6.12', 'on 6.12 bringup env NCYCLES=10 '
+          'tests/vm/bringup.sh', cost=75,
           kernel='6.12', needs=['module-6.12', 'qemu', 'vm'],
-          what="the same on Debian's 6.12 kernel"),
+          what="the same on Debian's 6.12 kernel (10 reloads)"),
     Stage('verbs', 'env TEST_ARGS="--enomem-secs 240 --skip-suites '
-          + VERBS_SKIP + '" tests/verbs/run.sh', cost=160, kernel='6.1',
+          + VERBS_SKIP + '" tests/verbs/run.sh', cost=128, kernel='6.1',
           needs=['module', 'qemu', 'vm'],
           what="memory registration through stock rdma-core in event "
-               "mode, exhaustion included (the failure paths: debug)"),
+               "mode, exhaustion included (the failure paths: debug; the "
+               "registration matrix: verbs-6.12)"),
     Stage('verbs-6.12', 'on 6.12 verbs env MODULE_ARGS=polling=1 '
-          'TEST_ARGS="--no-enomem --skip-suites test_life_cycle" '
-          'tests/verbs/run.sh', cost=196,
+          'TEST_ARGS="--no-enomem --skip-suites test_life_cycle,'
+          'test_fail_policy" '
+          'tests/verbs/run.sh', cost=183,
           kernel='6.12', needs=['module-6.12', 'qemu', 'vm'],
-          what="every verbs suite but the exhaustion and the life cycle "
-               "(debug's) on Debian's 6.12 kernel, polling=1"),
+          what="every verbs suite but the exhaustion, the failure policy "
+               "and the life cycle (debug's) on Debian's 6.12 kernel, "
+               "polling=1"),
     Stage('deb', 'scripts/deb-check.sh', cost=75, kernel='6.1 6.12',
           needs=['headers', 'qemu', 'vm'],
           what="make deb, dpkg -i in an overlay chroot (DKMS for 6.1 and "
                "6.12), the module in the VM, dpkg --purge"),
-    Stage('debug', 'scripts/debug-check.sh', cost=845, kernel='debug 6.1',
+    Stage('debug', 'scripts/debug-check.sh', cost=825, kernel='debug 6.1',
           needs=['kunit-x86', 'debug-kernel', 'qemu', 'vm'],
           what="the failure-path and life-cycle verbs suites on the debug "
                "kernel (KASAN, "

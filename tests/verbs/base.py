@@ -39,7 +39,8 @@ MiB = 1 << 20
 
 # run-time options, set by verbs_guest.py
 CONFIG = {'device': 'arbel0', 'enomem': True, 'enomem_secs': 300.0,
-          'nr_hugepages': 80, 'verbose': False, 'stress_cycles': 10000}
+          'nr_hugepages': 80, 'verbose': False, 'stress_cycles': 10000,
+          'fuzz_count': 300}
 
 LW = e.IBV_ACCESS_LOCAL_WRITE
 RW = e.IBV_ACCESS_REMOTE_WRITE

@@ -136,6 +136,9 @@ def main():
     ap.add_argument('--stress-cycles', type=int,
                     default=base_default('stress_cycles'),
                     help='register/deregister cycles per stress process')
+    ap.add_argument('--fuzz-count', type=int,
+                    default=base_default('fuzz_count'),
+                    help='random registrations of the fuzzer (its first N)')
     ap.add_argument('--suites', help='comma-separated suites to run '
                     '(default: all, then the rdma-core tests)')
     ap.add_argument('--skip-suites', default='',
@@ -146,7 +149,8 @@ def main():
     import base  # pylint: disable=import-outside-toplevel
     base.CONFIG.update(device=args.d, enomem=not args.no_enomem,
                        enomem_secs=args.enomem_secs, verbose=args.v,
-                       stress_cycles=args.stress_cycles)
+                       stress_cycles=args.stress_cycles,
+                       fuzz_count=args.fuzz_count)
     k = ktap.Ktap()
     leaks = os.path.exists(KMEMLEAK)
     if leaks:

@@ -76,7 +76,8 @@ struct arbel_mcg {
  * @fail_work: arbel_dev_fail() as soon as a command fails the device
  *	       (scheduled by the command transport while the device is
  *	       registered)
- * @registered: the ib_device is registered (events may be dispatched)
+ * @registered: events may be dispatched to @ibdev: from just before
+ *		ib_register_device() until ib_unregister_device() returned
  * @keys: MPT slots and key tags
  * @mtt: free MTT entries
  * @mtt_icm: the MTT table's chunks kept mapped for CPU writes (mtt.c)

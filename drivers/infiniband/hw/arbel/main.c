@@ -179,7 +179,6 @@ static int arbel_dev_up(struct arbel_dev *adev)
 	err = arbel_register_ibdev(adev);
 	if (err)
 		goto err_ports;
-	WRITE_ONCE(adev->registered, true);
 	adev->up = true;
 	/* From now on a failed device is reset at once, not at remove. */
 	arbel_cmd_set_fail_work(&adev->cmd, &adev->fail_work);
@@ -207,10 +206,7 @@ static void arbel_dev_down(struct arbel_dev *adev)
 	arbel_cmd_set_fail_work(&adev->cmd, NULL);
 	cancel_work_sync(&adev->fail_work);
 	arbel_catas_stop(adev);
-	/* no event reaches the ib_device from here on */
-	WRITE_ONCE(adev->registered, false);
-	if (adev->eq.irq)
-		synchronize_irq(adev->eq.irq);
+	/* events flow until the RDMA core is done with the device */
 	arbel_unregister_ibdev(adev);
 	arbel_hca_ports_down(adev);
 	arbel_eq_cleanup(adev);

@@ -519,7 +519,9 @@ static const struct ib_device_ops arbel_dev_ops = {
  * Allocates a new ib_device, reads the node GUID and description from the
  * firmware, sets up the PD and UAR allocators and registers "arbel%d"
  * with the PCI function as its parent (libibverbs matches providers
- * through device/modalias); @adev->ibdev points at it.
+ * through device/modalias); @adev->ibdev points at it.  Events are
+ * dispatched to it (@adev->registered) from just before
+ * ib_register_device(): the clients' queues it makes complete work at once.
  *
  * Context: process; sleeps.
  * Return: 0 or a negative errno with nothing registered.
@@ -578,12 +580,20 @@ int arbel_register_ibdev(struct arbel_dev *adev)
 	ibdev->dev.parent = &adev->pdev->dev;
 	ib_set_device_ops(ibdev, &arbel_dev_ops);
 
-	/* the kernel's queues (the MAD agents') are made while registering */
+	/*
+	 * The kernel's queues (the MAD agents') are made while registering,
+	 * and their completions must reach them from the first: events flow
+	 * from here.
+	 */
 	adev->ibdev = ibdev;
+	WRITE_ONCE(adev->registered, true);
 	err = ib_register_device(ibdev, "arbel%d", &adev->pdev->dev);
 	if (err) {
 		dev_err(&adev->pdev->dev, "ib_register_device failed: %d\n",
 			err);
+		WRITE_ONCE(adev->registered, false);
+		if (adev->eq.irq)
+			synchronize_irq(adev->eq.irq);
 		adev->ibdev = NULL;
 		arbel_kq_cleanup(adev);
 		goto err_queues;
@@ -608,9 +618,12 @@ err_dealloc:
  * The core destroys every user object first (regions included) and
  * disassociates every user context; then the ib_device is freed.  On a
  * failed device the kernel queues' outstanding work requests are flushed
- * first (arbel_kq_fatal()): the MAD layer waits for them.  The
- * caller has stopped event dispatch (@adev->registered false, the EQ's
- * interrupt synchronised).
+ * first (arbel_kq_fatal()): the MAD layer waits for them.  Events are
+ * dispatched while the core unregisters: its clients still send and
+ * complete work on the way out (IPoIB leaves its multicast groups through
+ * the SA, and the SA client's multicast module waits for those leaves,
+ * which need their MADs' send completions).  Dispatch stops after
+ * (@adev->registered false, the EQ's interrupt synchronised).
  *
  * Context: process; sleeps.
  */
@@ -620,6 +633,10 @@ void arbel_unregister_ibdev(struct arbel_dev *adev)
 	if (READ_ONCE(adev->cmd.state) == ARBEL_GONE)
 		arbel_kq_fatal(adev);
 	ib_unregister_device(adev->ibdev);
+	/* no event reaches the ib_device from here on */
+	WRITE_ONCE(adev->registered, false);
+	if (adev->eq.irq)
+		synchronize_irq(adev->eq.irq);
 	arbel_kq_cleanup(adev);
 	arbel_queues_cleanup(adev);
 	mutex_destroy(&adev->port_lock);

@@ -24,7 +24,10 @@ Cases, each one result:
   - rdmacm-utils: rping (-v -V -C 100, every ping printed), ucmatose and
     udaddy (both "return status 0"), mckey: a sender on A, receivers on B
     (and C), each getting every message;
-  - perftest over rdma_cm (-R): ib_write_bw and ib_send_lat, server on B.
+  - perftest over rdma_cm (-R): ib_write_bw and ib_send_lat, server on B;
+  - arbel only, last (fabric_guest.py's reloads()): Driver.cycles times,
+    rmmod with IPoIB up and a ping running, insmod, IPoIB back and a ping
+    answered.
 """
 
 import re
@@ -43,12 +46,15 @@ class Host:
 
 class Driver:
     """What a stage runs on: the module (a file in the guest's bin
-    directory), how many IPoIB interfaces it makes, its hosts."""
+    directory), how many IPoIB interfaces it makes, its hosts, and how
+    many times the stage reloads it with IPoIB up (issue 28 asks 10 of
+    arbel; ib_mthca's reloads are the mthca stages')."""
 
-    def __init__(self, ko, ifaces, hosts):
+    def __init__(self, ko, ifaces, hosts, cycles=0):
         self.ko = ko
         self.ifaces = ifaces
         self.hosts = hosts
+        self.cycles = cycles
 
 
 DRIVERS = {
@@ -56,7 +62,8 @@ DRIVERS = {
                                        'B': Host('ib1', 'mthca0', 2),
                                        'C': Host('ib2', 'mthca1', 1)}),
     'arbel': Driver('arbel.ko', 2, {'A': Host('ib0', 'arbel0', 1),
-                                    'B': Host('ib1', 'arbel1', 1)}),
+                                    'B': Host('ib1', 'arbel1', 1)},
+                     cycles=10),
 }
 PREFIX = 24
 PING_COUNT = 3

@@ -20,10 +20,13 @@ the module, fabric_cases.py, sa_query.py and tcp_xfer.py in
   4. the SA's answers (sa_query.py on A's port, B's GID the peer; its
      results relayed);
   5. each case of fabric_cases.py, IPoIB's mode switched on every host
-     where a case needs another, at most --timeout seconds (default 60).
+     where a case needs another, at most --timeout seconds (default 60);
+  6. the driver's reload cycles (fabric_cases.py's Driver.cycles: arbel's
+     10, ib_mthca's none): rmmod with IPoIB up and a ping running,
+     insmod, IPoIB back and answering.
 
 --only runs the cases whose name holds one of the words, or whose group
-("ipoib", "rdma_cm", "perftest", "sa") is one.  KTAP on stdout; exit 1 if
+("ipoib", "rdma_cm", "perftest", "sa", "reload") is one.  KTAP on stdout; exit 1 if
 anything failed.
 """
 
@@ -91,53 +94,70 @@ def load(k, drv):
                  ['modprobe', 'ib_umad']):
         rc, out = run(*argv)
         ok &= k.check(rc == 0, 'load: ' + ' '.join(argv), out)
-    want = [f'/sys/class/net/ib{i}' for i in range(drv.ifaces)]
-    for _ in range(100):
-        if all(os.path.exists(p) for p in want):
-            break
-        time.sleep(0.2)
-    return k.check(ok and all(os.path.exists(p) for p in want),
+    present = wait_ifaces(drv)
+    return k.check(ok and len(present) == drv.ifaces,
                    f'load: ib0 .. ib{drv.ifaces - 1} (every port of both '
-                   'devices)',
-                   f'present: {[p for p in want if os.path.exists(p)]}')
+                   'devices)', f'present: {present}')
 
 
-def addresses(k, hosts):
+def wait_ifaces(drv, limit=20.0):
+    """The IPoIB interfaces ib0 .. of @drv's ports present in this
+    namespace, waiting at most @limit seconds for all of them."""
+    want = [f'ib{i}' for i in range(drv.ifaces)]
+    deadline = time.monotonic() + limit
+    while True:
+        present = [n for n in want if os.path.exists(f'/sys/class/net/{n}')]
+        if len(present) == len(want) or time.monotonic() > deadline:
+            return present
+        time.sleep(0.2)
+
+
+def bring_up(hosts):
+    """Each host's interface into its namespace, with its address, up
+    (and lo up): (ok, notes)."""
     iface = {h: hosts.drv.hosts[h].iface for h in hosts.names}
     for h in hosts.names[1:]:
         rc, out = run(IP, 'link', 'set', iface[h], 'netns',
                       str(hosts.procs[h].pid))
-        if not k.check(rc == 0, f'hosts: {iface[h]} into {h}', out):
-            return False
-    ok = True
+        if rc:
+            return False, f'{iface[h]} into {h}: {out}'
+    notes = []
     for h in hosts.names:
         for argv in ([IP, 'addr', 'add', f'{fc.ADDR[h]}/{fc.PREFIX}', 'dev',
                       iface[h]],
                      [IP, 'link', 'set', iface[h], 'up'],
                      [IP, 'link', 'set', 'lo', 'up']):
             rc, out = hosts.run(h, argv)
-            ok &= rc == 0
             if rc:
-                k.diag(f'{h}: {" ".join(argv)}: {out}')
+                notes.append(f'{h}: {" ".join(argv)}: {out}')
+    return not notes, '; '.join(notes)
+
+
+def addresses(k, hosts):
+    ok, notes = bring_up(hosts)
     return k.check(ok, 'hosts: ' + ', '.join(
-        f'{h} {fc.ADDR[h]}' for h in hosts.names) + ' up')
+        f'{h} {fc.ADDR[h]}' for h in hosts.names) + ' up', notes)
 
 
-def wait_up(k, hosts, limit=30.0):
-    """IPoIB turns its carrier on once its broadcast join succeeded."""
+def all_up(hosts, limit=30.0):
+    """Whether every host's interface turned its carrier on within
+    @limit seconds (IPoIB does once its broadcast join succeeded): (ok,
+    what `ip -br link` said)."""
     deadline = time.monotonic() + limit
-    state = {}
     while True:
         state = {h: hosts.run(h, [IP, '-br', 'link', 'show', 'dev',
                                   hosts.drv.hosts[h].iface])[1]
                  for h in hosts.names}
-        if all(fc.link_up(t) for t in state.values()) or \
-                time.monotonic() > deadline:
-            break
+        ok = all(fc.link_up(t) for t in state.values())
+        if ok or time.monotonic() > deadline:
+            return ok, '; '.join(state.values())
         time.sleep(0.5)
-    return k.check(all(fc.link_up(t) for t in state.values()),
-                   'ipoib: every interface UP: the broadcast group joined '
-                   'through the SA', '; '.join(state.values()))
+
+
+def wait_up(k, hosts):
+    ok, state = all_up(hosts)
+    return k.check(ok, 'ipoib: every interface UP: the broadcast group '
+                   'joined through the SA', state)
 
 
 def set_mode(k, hosts, mode):
@@ -229,6 +249,84 @@ def clients(k, args, hosts):
         k.check(ok, case.name, detail)
 
 
+def reload_once(hosts, module):
+    """One cycle of reloads(): (ok, detail)."""
+    drv = hosts.drv
+    pinger = spawn(['ping', '-i', '0.2', fc.ADDR['B']], subprocess.DEVNULL)
+    time.sleep(0.5)
+    t0 = time.monotonic()
+    # not run(): a rmmod stuck in the kernel cannot be killed and waited for
+    rm = subprocess.Popen(['rmmod', module], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True)
+    try:
+        out = rm.communicate(timeout=60)[0]
+    except subprocess.TimeoutExpired:
+        kill(pinger)
+        return False, f'rmmod {module} with IPoIB up: stuck for 60 s' + \
+            blocked_tasks()
+    secs = time.monotonic() - t0
+    kill(pinger)
+    if rm.returncode:
+        return False, (f'rmmod {module} with IPoIB up: exit '
+                       f'{rm.returncode}: {out}')
+    left = [h for h in hosts.names
+            if hosts.run(h, [IP, 'link', 'show', 'dev',
+                             drv.hosts[h].iface])[0] == 0]
+    if left:
+        return False, f'after rmmod, still an interface on {left}'
+    rc, out = run('insmod', f'{BIN}/{drv.ko}', timeout=60)
+    if rc:
+        return False, f'insmod: exit {rc}: {out}'
+    # names come back the same: nothing of the last life holds one
+    present = wait_ifaces(drv)
+    if len(present) != drv.ifaces:
+        return False, f'after insmod, interfaces {present}'
+    ok, notes = bring_up(hosts)
+    if not ok:
+        return False, notes
+    ok, state = all_up(hosts)
+    if not ok:
+        return False, 'not joined: ' + state
+    rc, out = run('ping', '-c', '1', '-W', '3', fc.ADDR['B'])
+    ok, detail = fc.ping_ok(out, 1)
+    return ok, f'rmmod {secs:.1f} s; ping A -> B: {detail}'
+
+
+def blocked_tasks():
+    """The kernel's stacks of its blocked tasks (SysRq w), from dmesg."""
+    with open('/proc/sysrq-trigger', 'w') as f:
+        f.write('w')
+    time.sleep(1)
+    lines = run('dmesg')[1].splitlines()
+    start = max((i for i, x in enumerate(lines)
+                 if 'show-blocked-tasks' in x or 'Show Blocked State' in x),
+                default=max(0, len(lines) - 60))
+    return '\n' + '\n'.join(lines[start:start + 120])
+
+
+def reloads(k, args, hosts):
+    """Issue 28: drv.cycles times, with IPoIB up on every host (in
+    whatever mode the clients left it) and a ping running from A to B:
+    rmmod the module (its devices, and with them IPoIB's interfaces, go),
+    insmod it, the interfaces back under their names, into their hosts,
+    up, joined through the SA, and a ping from A to B answered.  One
+    result per cycle; the first failure ends them."""
+    drv = hosts.drv
+    if not drv.cycles or not fc.selected('reload', 'reload', args.only):
+        return
+    module = drv.ko.removesuffix('.ko')
+    for i in range(1, drv.cycles + 1):
+        t0 = time.monotonic()
+        ok, detail = reload_once(hosts, module)
+        detail += f' ({time.monotonic() - t0:.1f} s)'
+        if ok:
+            k.diag(f'reload {i}: {detail}')
+        k.check(ok, f'reload {i} of {drv.cycles}: rmmod with IPoIB up and '
+                'a ping running, insmod, IPoIB back and answering', detail)
+        if not ok:
+            break
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--driver', choices=sorted(fc.DRIVERS), default='mthca',
@@ -245,6 +343,7 @@ def main():
             wait_up(k, hosts):
         sa(k, args, drv)
         clients(k, args, hosts)
+        reloads(k, args, hosts)
     else:
         k.fail('clients', 'the fabric did not come up: nothing to run')
     hosts.stop()

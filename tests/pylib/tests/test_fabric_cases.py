@@ -60,6 +60,21 @@ class Cases(unittest.TestCase):
         mckey = next(c for c in self.fc.cases(drv) if 'mckey' in c.name)
         self.assertEqual([h for h, _ in mckey.servers], ['B'])
 
+    def test_reload_cycles(self):
+        """Issue 28: arbel is reloaded 10 times with IPoIB up; ib_mthca's
+        stage does not repeat the mthca stages' reloads."""
+        self.assertEqual(self.fc.DRIVERS['arbel'].cycles, 10)
+        self.assertEqual(self.fc.DRIVERS['mthca'].cycles, 0)
+
+    def test_one_ping(self):
+        """A reload cycle's single ping: 1 of 1 passes, 0 of 1 does not."""
+        ok = ('1 packets transmitted, 1 packets received, 0% packet loss')
+        lost = ('1 packets transmitted, 0 packets received, 100% packet '
+                'loss')
+        self.assertTrue(self.fc.ping_ok(ok, 1)[0])
+        self.assertFalse(self.fc.ping_ok(lost, 1)[0])
+        self.assertFalse(self.fc.ping_ok(ok)[0])
+
     def test_modes_in_order(self):
         modes = [c.mode for c in self.fc.cases() if c.mode]
         self.assertEqual(modes, sorted(modes, key=('datagram',

@@ -31,7 +31,9 @@
 # arbel.ko (MODULE, default build/module/arbel.ko) instead of ib_mthca,
 # one port a device (traffic_guest.py --driver arbel), judged by
 # tests/stub/judge.py --stage arbel-traffic; VM_OUT defaults to
-# build/vm-arbel-traffic.
+# build/vm-arbel-traffic.  Debian's ib_mthca.ko goes into the guest too:
+# at the end the first stub is bound to it, to compare `ibv_devinfo -v`
+# field by field (devinfo_compare.py).
 
 set -uo pipefail
 
@@ -88,7 +90,12 @@ else
 		-libverbs >"$OUT/mcast_ud.log" 2>&1 ||
 		judge --setup-error "building tests/mthca/mcast_ud.c: see $OUT/mcast_ud.log"
 	cp "$ko" tests/mthca/traffic_guest.py tests/mthca/traffic_cases.py \
-		tests/mthca/rdma_core_tests.py "$gb/"
+		tests/mthca/rdma_core_tests.py tests/mthca/devinfo_compare.py \
+		"$gb/"
+	# arbel: ib_mthca on the same stub at the end, to compare ibv_devinfo
+	if [ "$MODE" = arbel ]; then
+		mko=$(tests/mthca/find-ko.sh) && cp "$mko" "$gb/"
+	fi
 	driver=mthca
 	[ "$MODE" = arbel ] && driver=arbel
 	cmd="python3 /opt/arbel/bin/traffic_guest.py --driver $driver --timeout ${PAIR_TIMEOUT:-20}${TRAFFIC:+ --only $(printf %q "$TRAFFIC")}"

@@ -21,11 +21,14 @@ in /opt/arbel/bin:
      perftest from port 1 to port 2;
   4. rdma-core's own traffic tests (rdma_core_tests.py), one process per
      module bounded by its time; each test one result, skips as skips;
-  5. UD multicast (mcast_ud, built from mcast_ud.c): its results relayed.
+  5. UD multicast (mcast_ud, built from mcast_ud.c): its results relayed;
+  6. arbel only: `ibv_devinfo -v` of arbel0 and, the same stub bound to
+     Debian's ib_mthca then, of mthca0, compared field by field
+     (devinfo_compare.py).
 
 --only runs the cases and rdma-core modules whose name contains one of
 the words, or whose group ("pingpong", "perftest", "rdma-core",
-"multicast") is one.
+"multicast", "devinfo") is one.
 Prints KTAP; exits 1 if anything failed.
 """
 
@@ -38,6 +41,7 @@ import tempfile
 import time
 
 from arbeltest import ktap
+import devinfo_compare as dc
 import traffic_cases as tc
 
 BIN = '/opt/arbel/bin'
@@ -220,6 +224,44 @@ def multicast(k, args, drv):
     k.ran_to_end(relayed, tc.MCAST, not timed_out)
 
 
+def devinfo(k, args, drv):
+    """arbel only, last: `ibv_devinfo -v` of arbel0, then the same stub
+    unbound from arbel and bound to Debian's ib_mthca (driver_override),
+    `ibv_devinfo -v` of mthca0; every field equal but the ones
+    devinfo_compare.DIFFERENT lists, each differing as it says."""
+    if drv.ko != 'arbel.ko' or not tc.selected('devinfo', 'devinfo',
+                                               args.only):
+        return
+    name = 'ibv_devinfo -v: arbel0 beside mthca0 on the same stub, field ' \
+        'by field'
+    if not os.path.exists(f'{BIN}/ib_mthca.ko'):
+        k.skip(name, 'no ib_mthca.ko for this kernel')
+        return
+    rc, arbel_out = run('ibv_devinfo', '-v', '-d', drv.dev)
+    bdf = os.path.basename(os.readlink(f'/sys/class/infiniband/{drv.dev}/'
+                                       'device'))
+    steps = [('/sys/bus/pci/drivers/arbel/unbind', bdf),
+             (f'/sys/bus/pci/devices/{bdf}/driver_override', 'ib_mthca')]
+    for path, value in steps:
+        with open(path, 'w') as f:
+            f.write(value)
+    rc2, out = run('insmod', f'{BIN}/ib_mthca.ko')
+    state = '/sys/class/infiniband/mthca0/ports/1/state'
+    for _ in range(100):
+        if os.path.exists(state) and 'ACTIVE' in open(state).read():
+            break
+        time.sleep(0.1)
+    rc3, mthca_out = run('ibv_devinfo', '-v', '-d', 'mthca0')
+    if rc or rc2 or rc3:
+        k.fail(name, f'ibv_devinfo arbel0 exit {rc}, insmod ib_mthca exit '
+               f'{rc2} ({out}), ibv_devinfo mthca0 exit {rc3}')
+        return
+    problems, notes = dc.compare(arbel_out, mthca_out)
+    for note in notes:
+        k.diag('devinfo: ' + note)
+    k.check(not problems, name, '; '.join(problems))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--driver', choices=sorted(tc.DRIVERS), default='mthca',
@@ -236,6 +278,7 @@ def main():
         clients(k, args, drv)
         rdma_core(k, args, drv)
         multicast(k, args, drv)
+        devinfo(k, args, drv)
     else:
         k.fail('clients', f'no {drv.dev}: nothing to run')
     return k.finish()

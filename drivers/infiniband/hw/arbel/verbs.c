@@ -11,6 +11,7 @@
 
 #include <linux/log2.h>
 #include <linux/overflow.h>
+#include <linux/sysfs.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_umem.h>
 #include <rdma/mthca-abi.h>
@@ -457,11 +458,32 @@ static int arbel_fill_res_mr_entry_raw(struct sk_buff *msg,
 	return nla_put(msg, RDMA_NLDEV_ATTR_RES_RAW, sizeof(entry), entry);
 }
 
+/* sysfs board_id: QUERY_ADAPTER's board ID, which ibv_devinfo prints */
+static ssize_t board_id_show(struct device *device,
+			     struct device_attribute *attr, char *buf)
+{
+	struct arbel_ib *ib = rdma_device_to_drv_device(device, struct arbel_ib,
+							ibdev);
+
+	return sysfs_emit(buf, "%s\n", ib->adev->board_id);
+}
+static DEVICE_ATTR_RO(board_id);
+
+static struct attribute *arbel_dev_attributes[] = {
+	&dev_attr_board_id.attr,
+	NULL
+};
+
+static const struct attribute_group arbel_attr_group = {
+	.attrs = arbel_dev_attributes,
+};
+
 static const struct ib_device_ops arbel_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_id = RDMA_DRIVER_MTHCA,
 	.uverbs_abi_ver = MTHCA_UVERBS_ABI_VERSION,
 	.uverbs_no_driver_id_binding = 1,
+	.device_group = &arbel_attr_group,
 
 	.alloc_pd = arbel_alloc_pd,
 	.create_ah = arbel_create_ah,

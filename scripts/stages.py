@@ -125,10 +125,10 @@ STAGES = [
           cost=28, kernel='6.12', needs=['conformance', 'qemu', 'vm'],
           what="the same on Debian's 6.12 kernel (after conformance: "
                "they share build/guest-bin)"),
-    Stage('mthca', 'tests/mthca/run.sh', cost=57, kernel='6.1',
+    Stage('mthca', 'env CYCLES=10 tests/mthca/run.sh', cost=47, kernel='6.1',
           needs=['qemu', 'vm'],
           what="Debian's unmodified ib_mthca on the stub: probe, "
-               "ibv_devinfo, user memory, a port bounce, 20 reloads"),
+               "ibv_devinfo, user memory, a port bounce, 10 reloads"),
     Stage('mthca-6.12', 'on 6.12 mthca env CYCLES=10 tests/mthca/run.sh',
           cost=42,
           kernel='6.12', needs=['qemu', 'vm'],
@@ -145,22 +145,24 @@ STAGES = [
                "cabled stubs: the SA's answers, IPoIB (datagram and "
                "connected: ping, 16 MiB over TCP), rping, ucmatose, "
                "udaddy, mckey, perftest -R"),
-    Stage('arbel-fabric', 'tests/fabric/run.sh arbel', cost=58,
+    Stage('arbel-fabric', 'tests/fabric/run.sh arbel', cost=96,
           kernel='6.1', needs=['module', 'qemu', 'vm'],
           what="the same fabric clients on arbel.ko (one port a device, "
                "two hosts): IPoIB both modes, rping, ucmatose, udaddy, "
-               "mckey, perftest -R, the SA's answers"),
-    Stage('arbel-traffic', 'tests/mthca/run.sh arbel', cost=63,
+               "mckey, perftest -R, the SA's answers; 10 reloads with "
+               "IPoIB up and a ping running"),
+    Stage('arbel-traffic', 'tests/mthca/run.sh arbel', cost=68,
           kernel='6.1', needs=['module', 'qemu', 'vm'],
           what="the same real clients on arbel.ko (one port a device): "
                "ibverbs-utils' pingpongs (loopback, device to device over "
                "a cable), perftest over loopback, rdma-core's traffic "
-               "tests"),
-    Stage('bringup', 'tests/vm/bringup.sh', cost=84, kernel='6.1',
-          needs=['module', 'qemu', 'vm'],
+               "tests; ibv_devinfo -v against ib_mthca's on the same "
+               "stub"),
+    Stage('bringup', 'env NCYCLES=10 tests/vm/bringup.sh', cost=76,
+          kernel='6.1', needs=['module', 'qemu', 'vm'],
           what="the driver's firmware bring-up: command order, debugfs, "
-               "tracepoints, MSI-X and INTx, injected failures, 20 "
-               "reloads"),
+               "tracepoints, MSI-X and INTx, injected failures, 10 "
+               "reloads (arbel-fabric reloads with IPoIB up)"),
     Stage('bringup-6.12', 'on 6.12 bringup env NCYCLES=10 '
           'tests/vm/bringup.sh', cost=75,
           kernel='6.12', needs=['module-6.12', 'qemu', 'vm'],

@@ -12,9 +12,9 @@
 # after the suites fails on any object leaked meanwhile
 # (tests/verbs/verbs_guest.py).  KTAP on stdout (tests/verbs/judge.py).
 #
-# Environment: DEBUG_STRESS_CYCLES (default 100 per process: the
+# Environment: DEBUG_STRESS_CYCLES (default 50 per process: the
 # sanitizers make every cycle several times slower under TCG; the verbs
-# stages run 10,000; the fuzzer's first 150 registrations of its 300);
+# stages run 10,000; the fuzzer's first 100 registrations of its 300);
 # DEBUG_SUITES (default: the seven above, in order) to
 # run fewer while developing.
 set -uo pipefail
@@ -42,5 +42,5 @@ suites=${DEBUG_SUITES:-$suites,test_removal,test_fail_policy,test_life_cycle}
 exec env VM_KERNEL_ROOT="$root" MODULE="$root/arbel.ko" OUT="$out" \
 	VM_APPEND="slub_debug=A;-,radix_tree_node${VM_APPEND:+ $VM_APPEND}" \
 	TIMEOUT=2400 \
-	TEST_ARGS="--suites $suites --no-enomem --stress-cycles ${DEBUG_STRESS_CYCLES:-100} --fuzz-count 150" \
+	TEST_ARGS="--suites $suites --no-enomem --stress-cycles ${DEBUG_STRESS_CYCLES:-50} --fuzz-count 100" \
 	tests/verbs/run.sh

@@ -305,23 +305,24 @@ def blocked_tasks():
 
 
 def reloads(k, args, hosts):
-    """Issue 28: drv.cycles times, with IPoIB up on every host (in
+    """Issue 28: drv.cycles (or --reloads) times, with IPoIB up on every host (in
     whatever mode the clients left it) and a ping running from A to B:
     rmmod the module (its devices, and with them IPoIB's interfaces, go),
     insmod it, the interfaces back under their names, into their hosts,
     up, joined through the SA, and a ping from A to B answered.  One
     result per cycle; the first failure ends them."""
     drv = hosts.drv
-    if not drv.cycles or not fc.selected('reload', 'reload', args.only):
+    cycles = drv.cycles if args.reloads is None else args.reloads
+    if not cycles or not fc.selected('reload', 'reload', args.only):
         return
     module = drv.ko.removesuffix('.ko')
-    for i in range(1, drv.cycles + 1):
+    for i in range(1, cycles + 1):
         t0 = time.monotonic()
         ok, detail = reload_once(hosts, module)
         detail += f' ({time.monotonic() - t0:.1f} s)'
         if ok:
             k.diag(f'reload {i}: {detail}')
-        k.check(ok, f'reload {i} of {drv.cycles}: rmmod with IPoIB up and '
+        k.check(ok, f'reload {i} of {cycles}: rmmod with IPoIB up and '
                 'a ping running, insmod, IPoIB back and answering', detail)
         if not ok:
             break
@@ -335,6 +336,9 @@ def main():
                     help='seconds for one case (default 60)')
     ap.add_argument('--only', default='',
                     help='comma-separated words: the cases to run')
+    ap.add_argument('--reloads', type=int, default=None,
+                    help="reload cycles with IPoIB up (default: the "
+                         "driver's, fabric_cases.Driver.cycles)")
     args = ap.parse_args()
     k = ktap.Ktap()
     drv = fc.DRIVERS[args.driver]

@@ -20,7 +20,9 @@
 # build/vm-arbel-fabric; the run goes to VM_OUT/fabric), QEMU (skips
 # scripts/build-qemu.sh), TIMEOUT (VM, default 600 s), CASE_TIMEOUT
 # (default 60: one case, in seconds), FABRIC=WORD,... (fabric_guest.py
-# --only: FABRIC=rping, FABRIC=ipoib), others for scripts/vm/run.sh.
+# --only: FABRIC=rping, FABRIC=ipoib), RELOADS (fabric_guest.py --reloads:
+# the reload cycles with IPoIB up, default the driver's: arbel 10),
+# others for scripts/vm/run.sh.
 
 set -uo pipefail
 
@@ -65,7 +67,7 @@ else
 fi
 cp "$ko" tests/fabric/fabric_guest.py tests/fabric/fabric_cases.py \
 	tests/fabric/sa_query.py tests/fabric/tcp_xfer.py "$gb/"
-cmd="python3 /opt/arbel/bin/fabric_guest.py --driver $DRIVER --timeout ${CASE_TIMEOUT:-60}${FABRIC:+ --only $(printf %q "$FABRIC")}"
+cmd="python3 /opt/arbel/bin/fabric_guest.py --driver $DRIVER --timeout ${CASE_TIMEOUT:-60}${FABRIC:+ --only $(printf %q "$FABRIC")}${RELOADS:+ --reloads $RELOADS}"
 # the guest loads the module from its bin directory, not scripts/vm's way
 unset MODULE
 

@@ -26,6 +26,7 @@
 #                      driver (MODULE, default build/module/arbel.ko) on a
 #                      second stub beside ib_mthca on the first, both over
 #                      loopback on port 1, the table's ratio arbel/mthca
+#   TRAFFIC_PIN=1      server on the guest's CPU 0, client on CPU 1
 #   TRAFFIC_TRACE=1    keep the stub's trace events on, as scripts/vm/run.sh
 #                      has them (off by default: a log line per doorbell,
 #                      WQE and CQE would be inside the measured loops)
@@ -108,7 +109,7 @@ read -r steal0 total0 < <(cpu_ticks)
 	*) echo "guest:  Debian $ARBEL_KABI; perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null); ib_mthca (Debian's) on arbel-stub ports=2, port 1 -> port 2; rdma_rxe on a dummy netdev, loopback" ;;
 	esac
 	echo "clock:  wall (the guest's clock is the host's)"
-	echo "runs:   $rounds rounds ($devices, the order flipped each round), tests: $tests; sizes: $sizes B; -n $bw_iters (bw), -n $lat_iters (lat); -F --use_old_post_send"
+	echo "runs:   $rounds rounds ($devices, the order flipped each round), tests: $tests; sizes: $sizes B; -n $bw_iters (bw), -n $lat_iters (lat); -F --use_old_post_send; $([ "${TRAFFIC_PIN:-0}" = 1 ] && echo 'server pinned to CPU 0, client to CPU 1' || echo 'not pinned')"
 	echo "arbel:  $(git describe --always --dirty 2>/dev/null || echo '?')"
 	echo "before: $(busy)"
 } >"$OUT/conditions.txt"
@@ -117,7 +118,7 @@ echo "traffic: $rounds rounds of $tests at $sizes B, one VM ($VM_SMP vCPU, TCG) 
 t0=$EPOCHSECONDS
 set +e
 GUEST_BIN=$BIN VM_OUT=$OUT/vm LOAD=0 \
-	CMD="bash /opt/arbel/bin/traffic_guest.sh $rounds '$tests' '$sizes' '$bw_iters' $lat_iters '$devices'" \
+	CMD="bash /opt/arbel/bin/traffic_guest.sh $rounds '$tests' '$sizes' '$bw_iters' $lat_iters '$devices' ${TRAFFIC_PIN:-0}" \
 	scripts/vm/run.sh >"$OUT/out.txt" 2>"$OUT/err.txt"
 rc=$?
 set -e

@@ -8,7 +8,7 @@
 # turns: every test and size runs on one then on the other, and the order
 # flips each round.
 #
-#   traffic_guest.sh ROUNDS "TESTS" "SIZES" BW_ITERS LAT_ITERS [DEVICES]
+#   traffic_guest.sh ROUNDS "TESTS" "SIZES" BW_ITERS LAT_ITERS [DEVICES [PIN]]
 #
 # BW_ITERS: -n of the bandwidth tests, one number, or SIZE:N items (a size
 # not listed: 1000); LAT_ITERS: -n of the latency tests.
@@ -16,6 +16,7 @@
 # them alone (to profile one side); "arbel mthca": arbel.ko on one stub
 # beside ib_mthca on another (driver_override picks which binds which),
 # both over loopback on port 1.
+# PIN: 1 runs the server on CPU 0 and the client on CPU 1 (busybox taskset).
 #
 # Prints, per pair, a "TRAFFIC {json}" line naming the device, test, size,
 # round and turn, the exit statuses and seconds, then the client's output
@@ -24,6 +25,7 @@
 
 set -u
 rounds=$1 tests=$2 sizes=$3 bw_iters=$4 lat_iters=$5 devices=${6:-mthca rxe}
+pin=${7:-0}
 BIN=/opt/arbel/bin
 PAIR_TIMEOUT=${PAIR_TIMEOUT:-60}
 port=18600
@@ -119,9 +121,13 @@ pair() {
 	rxe) srv="-d rxe0 -i 1 -x $rxe_gid" cli=$srv ;;
 	esac
 	sout=/tmp/srv.$port cout=/tmp/cli.$port
+	spin= cpin=
+	if [ "$pin" = 1 ]; then
+		spin="busybox taskset -c 0" cpin="busybox taskset -c 1"
+	fi
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	# shellcheck disable=SC2086 # word splitting wanted
-	timeout "$PAIR_TIMEOUT" "$test" $srv $common >"$sout" 2>&1 &
+	timeout "$PAIR_TIMEOUT" $spin "$test" $srv $common >"$sout" 2>&1 &
 	spid=$!
 	for _ in $(seq 200); do
 		listening $port && break
@@ -129,7 +135,7 @@ pair() {
 		sleep 0.02
 	done
 	# shellcheck disable=SC2086
-	timeout "$PAIR_TIMEOUT" "$test" $cli $common 127.0.0.1 >"$cout" 2>&1 &
+	timeout "$PAIR_TIMEOUT" $cpin "$test" $cli $common 127.0.0.1 >"$cout" 2>&1 &
 	cpid=$!
 	wait $cpid
 	crc=$?

@@ -26,8 +26,8 @@ the module, fabric_cases.py, sa_query.py and tcp_xfer.py in
      insmod, IPoIB back and answering.
 
 --only runs the cases whose name holds one of the words, or whose group
-("ipoib", "rdma_cm", "perftest", "sa", "reload") is one.  KTAP on stdout; exit 1 if
-anything failed.
+("ipoib", "rdma_cm", "perftest", "sa", "reload") is one.  KTAP on stdout;
+exit 1 if anything failed.
 """
 
 import argparse
@@ -305,8 +305,9 @@ def blocked_tasks():
 
 
 def reloads(k, args, hosts):
-    """Issue 28: drv.cycles (or --reloads) times, with IPoIB up on every host (in
-    whatever mode the clients left it) and a ping running from A to B:
+    """Issue 28: drv.cycles (or --reloads) times, with IPoIB up on every
+    host (in whatever mode the clients left it) and a ping running from A
+    to B:
     rmmod the module (its devices, and with them IPoIB's interfaces, go),
     insmod it, the interfaces back under their names, into their hosts,
     up, joined through the SA, and a ping from A to B answered.  One

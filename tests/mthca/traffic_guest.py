@@ -242,13 +242,17 @@ def devinfo(k, args, drv):
                                        'device'))
     steps = [('/sys/bus/pci/drivers/arbel/unbind', bdf),
              (f'/sys/bus/pci/devices/{bdf}/driver_override', 'ib_mthca')]
-    for path, value in steps:
-        with open(path, 'w') as f:
-            f.write(value)
+    try:
+        for path, value in steps:
+            with open(path, 'w', encoding='ascii') as f:
+                f.write(value)
+    except OSError as e:
+        k.fail(name, f'moving {bdf} from arbel to ib_mthca: {e}')
+        return
     rc2, out = run('insmod', f'{BIN}/ib_mthca.ko')
-    state = '/sys/class/infiniband/mthca0/ports/1/state'
+    port = '/sys/class/infiniband/mthca0/ports/1'
     for _ in range(100):
-        if os.path.exists(state) and 'ACTIVE' in open(state).read():
+        if tc.port_ready(sysfs(f'{port}/state'), sysfs(f'{port}/lid')):
             break
         time.sleep(0.1)
     rc3, mthca_out = run('ibv_devinfo', '-v', '-d', 'mthca0')

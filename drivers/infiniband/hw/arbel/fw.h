@@ -108,6 +108,7 @@ int arbel_fw_query_mpt(struct arbel_cmd_transport *cmd, u32 slot,
 		       __be32 entry[ARBEL_MPT_DWORDS]);
 int arbel_fw_write_mtt(struct arbel_cmd_transport *cmd,
 		       struct arbel_mailbox *mbox, u64 icm_va, u32 n);
+int arbel_fw_sync_tpt(struct arbel_cmd_transport *cmd);
 
 /* fw_eq.c */
 struct arbel_eqc;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Firmware commands of the translation and protection tables: MPT
- * entries (SW2HW_MPT, HW2SW_MPT, QUERY_MPT) and MTT entries (WRITE_MTT).
+ * entries (SW2HW_MPT, HW2SW_MPT, QUERY_MPT), MTT entries (WRITE_MTT) and
+ * the HCA's cache of both (SYNC_TPT).
  */
 
 #include <linux/bug.h>
@@ -84,4 +85,20 @@ int arbel_fw_write_mtt(struct arbel_cmd_transport *cmd,
 	if (n & 1)
 		q[ARBEL_WRITE_MTT_HDR_QWORDS + n++] = 0;
 	return arbel_cmd_box(cmd, mbox, NULL, n, 0, ARBEL_CMD_WRITE_MTT);
+}
+
+/**
+ * arbel_fw_sync_tpt() - SYNC_TPT: the HCA forgets the entries it cached
+ * @cmd: transport
+ *
+ * After it, the HCA reads every MPT and MTT entry from ICM again: what
+ * the CPU wrote there (a fast-registration region's invalidation) is
+ * what it sees (mthca's FMR unmap issued it before memory was reused).
+ *
+ * Context: process; sleeps.
+ * Return: 0 or a negative errno.
+ */
+int arbel_fw_sync_tpt(struct arbel_cmd_transport *cmd)
+{
+	return arbel_cmd_exec(cmd, 0, NULL, 0, 0, ARBEL_CMD_SYNC_TPT);
 }

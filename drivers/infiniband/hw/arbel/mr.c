@@ -150,12 +150,30 @@ static int arbel_mr_build_mpt(struct arbel_dev *adev,
 int arbel_mr_register(struct arbel_dev *adev, struct arbel_mr_hw *mr,
 		      struct ib_umem *umem)
 {
+	mr->mtt.n = umem ? ib_umem_num_dma_blocks(umem,
+						  1UL << mr->mtt.page_shift) : 0;
+	return arbel_mr_register_range(adev, mr, umem);
+}
+
+/**
+ * arbel_mr_register_range() - make a region known to the HCA, its MTT
+ * range sized by the caller
+ * @adev: the HCA
+ * @mr: as for arbel_mr_register(), and mtt.n set: the entries to take
+ * @umem: the pinned pages the entries map, or NULL: the entries are
+ *	  taken, their chunks held, and left for the caller to write (a
+ *	  fast-registration region, frmr.c, whose length is 0 until then)
+ *
+ * Context: process; sleeps.
+ * Return: as arbel_mr_register().
+ */
+int arbel_mr_register_range(struct arbel_dev *adev, struct arbel_mr_hw *mr,
+			    struct ib_umem *umem)
+{
 	struct arbel_icm_table *mpt_tbl = &adev->icm[ARBEL_ICM_MPT];
 	__be32 entry[ARBEL_MPT_DWORDS];
 	int err;
 
-	mr->mtt.n = umem ? ib_umem_num_dma_blocks(umem,
-						  1UL << mr->mtt.page_shift) : 0;
 	err = arbel_key_alloc(&adev->keys, &mr->key);
 	if (err)
 		return err;
@@ -173,7 +191,9 @@ int arbel_mr_register(struct arbel_dev *adev, struct arbel_mr_hw *mr,
 	if (err)
 		goto err_mtt;
 	if (mr->mtt.n) {
-		err = arbel_mtt_write(adev, &mr->mtt, umem);
+		err = umem ? arbel_mtt_write(adev, &mr->mtt, umem) :
+			     arbel_mtt_icm_hold(adev, mr->mtt.first,
+						mr->mtt.n);
 		if (err)
 			goto err_mpt_icm;
 	}
@@ -225,7 +245,23 @@ int arbel_mr_unregister(struct arbel_dev *adev, struct arbel_mr_hw *mr)
 				 mr->key, err);
 		arbel_dev_fail(adev, "HW2SW_MPT failed");
 	}
+	arbel_mr_release(adev, mr);
+	return 0;
+}
 
+/**
+ * arbel_mr_release() - free a region the HCA no longer uses, without a
+ * command
+ * @adev: the HCA
+ * @mr: a registered region whose MPT entry is software-owned in ICM and
+ *	which the HCA's TPT cache no longer holds (HW2SW_MPT done, or a
+ *	fast-registration region invalidated and SYNC_TPT done since, as
+ *	mthca freed an unmapped FMR: no HW2SW_MPT)
+ *
+ * Context: process; sleeps.
+ */
+void arbel_mr_release(struct arbel_dev *adev, struct arbel_mr_hw *mr)
+{
 	arbel_icm_table_put_range(&adev->icm[ARBEL_ICM_MPT], mr->slot,
 				  mr->slot);
 	if (mr->mtt.n)
@@ -234,7 +270,6 @@ int arbel_mr_unregister(struct arbel_dev *adev, struct arbel_mr_hw *mr)
 	/* a refused UNMAP_ICM held its chunk: reset now, which frees it */
 	if (arbel_cmd_failed(&adev->cmd))
 		arbel_dev_fail(adev, "UNMAP_ICM failed");
-	return 0;
 }
 
 /**

@@ -40,7 +40,10 @@ int arbel_mr_init_table(struct arbel_dev *adev);
 void arbel_mr_cleanup_table(struct arbel_dev *adev);
 int arbel_mr_register(struct arbel_dev *adev, struct arbel_mr_hw *mr,
 		      struct ib_umem *umem);
+int arbel_mr_register_range(struct arbel_dev *adev, struct arbel_mr_hw *mr,
+			    struct ib_umem *umem);
 int arbel_mr_unregister(struct arbel_dev *adev, struct arbel_mr_hw *mr);
+void arbel_mr_release(struct arbel_dev *adev, struct arbel_mr_hw *mr);
 int arbel_mr_query(struct arbel_dev *adev, const struct arbel_mr_hw *mr,
 		   __be32 entry[ARBEL_MPT_DWORDS]);
 

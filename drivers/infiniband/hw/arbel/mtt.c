@@ -158,12 +158,19 @@ u64 arbel_mtt_addr(struct arbel_dev *adev, u32 first)
 	       (u64)first * ARBEL_MTT_ENTRY_SIZE;
 }
 
-/* The MTT entry of the page at bus address @addr. */
-static __be64 arbel_mtt_entry(u64 addr)
+/**
+ * arbel_mtt_entry() - the MTT entry of a page
+ * @addr: the page's bus address
+ *
+ * Context: any.
+ * Return: the big-endian entry: the address and the present bit.
+ */
+__be64 arbel_mtt_entry(u64 addr)
 {
 	return cpu_to_be64(FIELD_PREP(ARBEL_MTT_ADDR, addr >> 12) |
 			   ARBEL_MTT_PRESENT);
 }
+EXPORT_SYMBOL_IF_KUNIT(arbel_mtt_entry);
 
 /*
  * Where MTT entry @idx goes; *@left receives how many entries fit from
@@ -270,6 +277,42 @@ int arbel_mtt_write_direct(struct arbel_dev *adev,
 	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_mtt_write_direct);
+
+/**
+ * arbel_mtt_cpu_map() - where each entry of a range lies in ICM
+ * @adev: the HCA
+ * @mtt: the range, at least one entry
+ * @ent: receives the CPU address of each of its @mtt->n entries
+ *
+ * Holds the range's chunks (they stay held until the driver lets go of
+ * the HCA), so that the addresses stay valid: a fast-registration region
+ * writes its entries there with the CPU, in any context, at each
+ * registration (frmr.c).
+ *
+ * Context: process; sleeps.
+ * Return: 0 or the errno of a chunk that could not be mapped.
+ */
+int arbel_mtt_cpu_map(struct arbel_dev *adev, const struct arbel_mtt *mtt,
+		      __be64 **ent)
+{
+	struct arbel_icm_table *tbl = &adev->icm[ARBEL_ICM_MTT];
+	__be64 *e = NULL;
+	u32 i, left = 0;
+	int err;
+
+	err = arbel_mtt_icm_hold(adev, mtt->first, mtt->n);
+	if (err)
+		return err;
+	for (i = 0; i < mtt->n; i++, left--) {
+		if (!left) {
+			e = arbel_mtt_slot(tbl, mtt->first + i, &left);
+			if (WARN_ON(!e))
+				return -EIO;
+		}
+		ent[i] = e++;
+	}
+	return 0;
+}
 
 /**
  * arbel_mtt_write_cmd() - write a range of MTT entries with WRITE_MTT

@@ -52,5 +52,8 @@ int arbel_mtt_write_direct(struct arbel_dev *adev,
 			   const struct arbel_mtt *mtt, struct ib_umem *umem);
 int arbel_mtt_write_cmd(struct arbel_dev *adev, const struct arbel_mtt *mtt,
 			struct ib_umem *umem);
+int arbel_mtt_cpu_map(struct arbel_dev *adev, const struct arbel_mtt *mtt,
+		      __be64 **ent);
+__be64 arbel_mtt_entry(u64 addr);
 
 #endif /* _ARBEL_MTT_H */

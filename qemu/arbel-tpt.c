@@ -14,6 +14,7 @@
 
 #include "qemu/osdep.h"
 #include "qemu/bitmap.h"
+#include "qemu/bswap.h"
 #include "arbel-state.h"
 #include "arbel-icm.h"
 #include "arbel-tpt.h"
@@ -225,6 +226,8 @@ void arbel_mpt_drop_all(ArbelState *s)
  * entries (mthca reuses an MTT range after HW2SW_MPT without SYNC_TPT and
  * rewrites it with the CPU: mthca_arbel_write_mtt_seg), SYNC_TPT drops
  * everything (mthca's FMR unmap: "SYNC_TPT before memory is reused").
+ * An MPT entry read software-owned is not kept (mthca's FMR map makes it
+ * hardware-owned again by CPU stores alone).
  */
 
 /**
@@ -261,8 +264,17 @@ uint8_t arbel_tpt_cached_read(ArbelState *s, bool mpt, uint64_t key,
         return st;
     }
     if (mpt) {
-        g_hash_table_insert(t->mpt_cache, GUINT_TO_POINTER(key),
-                            g_memdup2(buf, len));
+        /*
+         * An entry found software-owned is not kept: mthca's FMR map
+         * (mthca_arbel_map_phys_fmr) makes one hardware-owned again with
+         * CPU stores and no SYNC_TPT, so the HCA reads such an entry
+         * from ICM each time.
+         */
+        if ((ldl_be_p(buf) >> ARBEL_MPT_D0_STATUS_SHIFT) !=
+            ARBEL_MPT_STATUS_SW) {
+            g_hash_table_insert(t->mpt_cache, GUINT_TO_POINTER(key),
+                                g_memdup2(buf, len));
+        }
     } else {
         g_hash_table_insert(t->mtt_cache, g_memdup2(&key, sizeof(key)),
                             g_memdup2(buf, len));

@@ -101,6 +101,7 @@ struct arbel_mcg {
  * @cq_xa: CQs by number, for their events
  * @qp_xa: QPs by number, for their events
  * @srq_xa: SRQs by number, for their events
+ * @fr_xa: fast-registration regions by MPT slot, for LOCAL_INV (frmr.c)
  * @mcg: the multicast group table
  * @port_lock: serialises changes of a port's capability mask
  * @driver_pd: the PD of the driver's own regions (the EQ ring, kernel
@@ -160,6 +161,7 @@ struct arbel_dev {
 	struct xarray cq_xa;
 	struct xarray qp_xa;
 	struct xarray srq_xa;
+	struct xarray fr_xa;
 	struct arbel_mcg mcg;
 	struct mutex port_lock;	/* arbel_modify_port() */
 	u32 driver_pd;

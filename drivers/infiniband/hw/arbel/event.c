@@ -166,6 +166,7 @@ void arbel_queues_init(struct arbel_dev *adev)
 	xa_init_flags(&adev->cq_xa, XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&adev->qp_xa, XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&adev->srq_xa, XA_FLAGS_LOCK_IRQ);
+	xa_init(&adev->fr_xa);
 	arbel_mcg_init(adev);
 }
 
@@ -178,8 +179,9 @@ void arbel_queues_init(struct arbel_dev *adev)
 void arbel_queues_cleanup(struct arbel_dev *adev)
 {
 	WARN_ON(!xa_empty(&adev->cq_xa) || !xa_empty(&adev->qp_xa) ||
-		!xa_empty(&adev->srq_xa));
+		!xa_empty(&adev->srq_xa) || !xa_empty(&adev->fr_xa));
 	arbel_mcg_cleanup(adev);
+	xa_destroy(&adev->fr_xa);
 	xa_destroy(&adev->srq_xa);
 	xa_destroy(&adev->qp_xa);
 	xa_destroy(&adev->cq_xa);

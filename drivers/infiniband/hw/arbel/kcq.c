@@ -159,6 +159,12 @@ static int arbel_kcq_poll_one(struct arbel_dev *adev, struct arbel_cq *cq,
 		return 0;
 	}
 	wc->status = IB_WC_SUCCESS;
+	/* a NOP the driver posted for fast registration (kqp_fr.c) */
+	if (ci.is_send && qp->sq.send[idx].fr != ARBEL_KFR_NONE) {
+		wc->opcode = qp->sq.send[idx].fr == ARBEL_KFR_REG ?
+			     IB_WC_REG_MR : IB_WC_LOCAL_INV;
+		return 0;
+	}
 	if (arbel_cqe_wc_opcode(&ci, &wc->opcode, &flags)) {
 		wc->status = IB_WC_GENERAL_ERR;
 		return 0;

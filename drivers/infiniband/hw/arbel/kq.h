@@ -88,6 +88,9 @@ struct arbel_kq {
  * @rec_index: its index in the kernel's UAR context
  * @prev: the last WQE posted (send: its next segment links the new one)
  * @wrid: the work request ID of each WQE
+ * @hw_head: send queue: WQEs handed to the HCA (its doorbell rung); behind
+ *	     @head while a LOCAL_INV waits for its SYNC_TPT (kqp_fr.c)
+ * @send: send queue: what each WQE was posted as
  */
 struct arbel_kwq {
 	spinlock_t lock;	/* posting */
@@ -102,6 +105,35 @@ struct arbel_kwq {
 	int rec_index;
 	void *prev;
 	u64 *wrid;
+	u32 hw_head;
+	struct arbel_ksend *send;
+};
+
+/* what a send WQE stands for beside its opcode (struct arbel_ksend) */
+enum arbel_kfr {
+	ARBEL_KFR_NONE,
+	ARBEL_KFR_REG,		/* a NOP: the driver executes an IB_WR_REG_MR */
+	ARBEL_KFR_INV,		/* a NOP: the driver executes an IB_WR_LOCAL_INV */
+};
+
+/**
+ * struct arbel_ksend - what a kernel QP's send WQE was posted as
+ * @op: its opcode (a doorbell that starts at it carries it)
+ * @size16: its size in 16-byte units
+ * @fence: its fence bit
+ * @fr: enum arbel_kfr
+ * @key: %ARBEL_KFR_REG: the region's new key
+ * @access: %ARBEL_KFR_REG: its access flags
+ * @mr: %ARBEL_KFR_REG, %ARBEL_KFR_INV: the region
+ */
+struct arbel_ksend {
+	u8 op;
+	u8 size16;
+	u8 fence;
+	u8 fr;
+	u32 key;
+	int access;
+	struct arbel_mr *mr;
 };
 
 /**

@@ -11,7 +11,9 @@
  * the QP was made.  Posting sends writes each WQE's segments, links it
  * into the previous WQE's next segment, then publishes the count in the
  * send record and rings the send doorbell with the first WQE's opcode and
- * size, at most 255 WQEs a doorbell (the counter field's width).
+ * size, at most 255 WQEs a doorbell (the counter field's width).  Fast
+ * registration's requests are NOP WQEs the driver executes (kqp_fr.c): a
+ * LOCAL_INV holds the doorbell back until its SYNC_TPT is done.
  */
 
 #include <linux/log2.h>
@@ -46,6 +48,7 @@ void arbel_kqp_reset_wq(struct arbel_kwq *wq)
 	wq->head = 0;
 	wq->tail = 0;
 	wq->last_comp = wq->max - 1;
+	wq->hw_head = 0;
 	wq->prev = NULL;
 	if (wq->rec)
 		wq->rec[0] = 0;
@@ -109,6 +112,12 @@ int arbel_kqp_create(struct arbel_dev *adev, struct arbel_qp *qp,
 		goto err_buf;
 	}
 	qp->sq.wrid = qp->rq.wrid + qp->sz.rq_max;
+	qp->sq.send = kcalloc(max_t(u32, qp->sz.sq_max, 1),
+			      sizeof(*qp->sq.send), GFP_KERNEL);
+	if (!qp->sq.send) {
+		err = -ENOMEM;
+		goto err_wrid;
+	}
 	rq = arbel_kdb_alloc(adev, ARBEL_DBREC_RQ, qp->hw.qpn, &qp->rq.rec);
 	if (rq < 0) {
 		err = rq;
@@ -129,12 +138,14 @@ int arbel_kqp_create(struct arbel_dev *adev, struct arbel_qp *qp,
 		       qp->sz.sq_base, qp->sz.max_send_sge);
 	if (qp->rq.max)
 		arbel_kqp_init_rq(qp);
+	arbel_kqp_fr_init(qp);
 	arbel_kcq_track(qp, true);
 	return 0;
 
 err_rq:
 	arbel_kdb_free(adev, rq);
 err_wrid:
+	kfree(qp->sq.send);
 	kfree(qp->rq.wrid);
 err_buf:
 	arbel_kbuf_free(adev, &qp->buf);
@@ -160,10 +171,13 @@ static void arbel_kqp_clean(struct arbel_qp *qp)
  */
 void arbel_kqp_free(struct arbel_dev *adev, struct arbel_qp *qp)
 {
+	/* a LOCAL_INV still waiting is done (its region made invalid) */
+	flush_work(&qp->fr_work);
 	arbel_kcq_track(qp, false);
 	arbel_kqp_clean(qp);
 	arbel_kdb_free(adev, qp->sq.rec_index);
 	arbel_kdb_free(adev, qp->rq.rec_index);
+	kfree(qp->sq.send);
 	kfree(qp->rq.wrid);
 	arbel_kbuf_free(adev, &qp->buf);
 }
@@ -181,6 +195,7 @@ void arbel_kqp_reset(struct arbel_qp *qp)
 {
 	unsigned long flags;
 
+	flush_work(&qp->fr_work);
 	arbel_kqp_clean(qp);
 	spin_lock_irqsave(&qp->sq.lock, flags);
 	arbel_kqp_reset_wq(&qp->sq);
@@ -337,16 +352,33 @@ static int arbel_kqp_transport(struct arbel_dev *adev, struct arbel_qp *qp,
 	}
 }
 
-/* one send WQE, written at index @ind; returns its size in bytes */
+/*
+ * One send WQE, written at index @ind, its opcode into @s; returns its
+ * size in bytes.  IB_WR_SEND_WITH_INV goes as a SEND: no source gives
+ * this HCA's send-with-invalidate opcode, and a receiver that sees no
+ * IB_WC_WITH_INVALIDATE invalidates the key itself (Documentation/
+ * arbel.rst, "Fast registration").
+ */
 static int arbel_kqp_write_send(struct arbel_dev *adev, struct arbel_qp *qp,
-				const struct ib_send_wr *wr, int op, u32 ind)
+				const struct ib_send_wr *wr,
+				struct arbel_ksend *s, u32 ind, bool stalled)
 {
 	void *wqe = arbel_kwq_wqe(qp, &qp->sq, ind);
 	u32 room = 1U << qp->sq.shift;
 	bool mlx = qp->hw.st == ARBEL_QP_ST_MLX;
 	__be32 imm = 0;
-	int off, n;
+	int off, n, op;
 
+	s->fr = ARBEL_KFR_NONE;
+	if (wr->opcode == IB_WR_REG_MR || wr->opcode == IB_WR_LOCAL_INV) {
+		s->op = ARBEL_OP_NOP;
+		return arbel_kqp_fr_wqe(qp, wr, s, wqe, stalled);
+	}
+	op = arbel_wqe_opcode(wr->opcode == IB_WR_SEND_WITH_INV ?
+			      IB_WR_SEND : wr->opcode);
+	if (op < 0)
+		return op;
+	s->op = op;
 	if (op == ARBEL_OP_SEND_IMM || op == ARBEL_OP_RDMA_WRITE_IMM)
 		imm = wr->ex.imm_data;
 	arbel_wqe_set_ctrl(wqe, wr->send_flags & IB_SEND_SIGNALED,
@@ -369,21 +401,37 @@ static int arbel_kqp_write_send(struct arbel_dev *adev, struct arbel_qp *qp,
 	return off;
 }
 
-static void arbel_kqp_ring(struct arbel_dev *adev, struct arbel_qp *qp,
-			   u32 nreq, u8 op0, bool f0, u8 size0)
+/**
+ * arbel_kqp_hand() - hand posted send WQEs to the HCA
+ * @adev: the HCA
+ * @qp: the QP
+ * @end: the WQEs before this count go (@qp->sq.hw_head moves to it)
+ *
+ * Publishes the count in the send record and rings the send doorbell with
+ * the first WQE's opcode and size, at most 255 WQEs a doorbell.
+ *
+ * Context: any (the send queue's lock held).
+ */
+void arbel_kqp_hand(struct arbel_dev *adev, struct arbel_qp *qp, u32 end)
 {
 	struct arbel_kwq *sq = &qp->sq;
+	const struct arbel_ksend *first;
 	__be32 db[2];
+	u32 n;
 
-	sq->head += nreq;
-	/* the WQEs are written before the record counts them */
-	wmb();
-	sq->rec[0] = cpu_to_be32(sq->head & 0xffff);
-	/* and the record before the doorbell */
-	wmb();
-	arbel_send_db(db, (sq->head - nreq) & 0xffff, nreq, op0, f0, size0,
-		      qp->hw.qpn);
-	arbel_uar_write64(adev, db, ARBEL_UAR_SEND_DB);
+	while (sq->hw_head != end) {
+		n = min_t(u32, end - sq->hw_head, ARBEL_SEND_DB_MAX);
+		first = &sq->send[sq->hw_head & (sq->max - 1)];
+		/* the WQEs are written before the record counts them */
+		wmb();
+		sq->rec[0] = cpu_to_be32((sq->hw_head + n) & 0xffff);
+		/* and the record before the doorbell */
+		wmb();
+		arbel_send_db(db, sq->hw_head & 0xffff, n, first->op,
+			      first->fence, first->size16, qp->hw.qpn);
+		arbel_uar_write64(adev, db, ARBEL_UAR_SEND_DB);
+		sq->hw_head += n;
+	}
 }
 
 /**
@@ -404,52 +452,51 @@ int arbel_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	struct arbel_dev *adev = to_adev(ibqp->device);
 	struct arbel_qp *qp = to_aqp(ibqp);
 	struct arbel_kwq *sq = &qp->sq;
-	u8 op0 = 0, size0 = 0;
 	unsigned long flags;
-	bool f0 = false;
-	u32 nreq = 0;
+	bool stalled, was;
+	u32 nreq = 0, stop;
 	int err;
 
 	spin_lock_irqsave(&sq->lock, flags);
+	/* a LOCAL_INV posted before still waits for its SYNC_TPT */
+	was = sq->hw_head != sq->head;
+	stalled = was;
+	stop = sq->head;
 	err = arbel_dev_posting(adev);
 	for (; wr && !err; wr = wr->next, nreq++) {
 		u32 ind = sq->head + nreq;
-		bool fence = wr->send_flags & IB_SEND_FENCE;
-		int op, size;
+		struct arbel_ksend *s = &sq->send[ind & (sq->max - 1)];
+		int size;
 
-		if (nreq == ARBEL_SEND_DB_MAX) {
-			arbel_kqp_ring(adev, qp, nreq, op0, f0, size0);
-			nreq = 0;
-			ind = sq->head;
-		}
 		if (arbel_kwq_full(sq, nreq, ibqp->send_cq)) {
 			err = -ENOMEM;
 			break;
 		}
-		op = arbel_wqe_opcode(wr->opcode);
-		if (op < 0) {
-			err = op;
-			break;
-		}
-		size = arbel_kqp_write_send(adev, qp, wr, op, ind);
+		size = arbel_kqp_write_send(adev, qp, wr, s, ind, stalled);
 		if (size < 0) {
 			err = size;
 			break;
 		}
+		s->size16 = size / ARBEL_WQE_UNIT;
+		s->fence = !!(wr->send_flags & IB_SEND_FENCE);
 		sq->wrid[ind & (sq->max - 1)] = wr->wr_id;
 		if (sq->prev)
 			arbel_wqe_link(sq->prev, sq->base +
 				       ((ind & (sq->max - 1)) << sq->shift),
-				       op, size / ARBEL_WQE_UNIT, fence);
+				       s->op, s->size16, s->fence);
 		sq->prev = arbel_kwq_wqe(qp, sq, ind);
-		if (!nreq) {
-			op0 = op;
-			f0 = fence;
-			size0 = size / ARBEL_WQE_UNIT;
+		if (!stalled && s->fr == ARBEL_KFR_INV) {
+			stalled = true;
+			stop = ind;
 		}
 	}
-	if (nreq)
-		arbel_kqp_ring(adev, qp, nreq, op0, f0, size0);
+	sq->head += nreq;
+	if (!stalled)
+		arbel_kqp_hand(adev, qp, sq->head);
+	else if (!was)
+		arbel_kqp_hand(adev, qp, stop);
+	if (stalled && nreq)
+		queue_work(system_wq, &qp->fr_work);
 	if (err)
 		*bad_wr = wr;
 	spin_unlock_irqrestore(&sq->lock, flags);

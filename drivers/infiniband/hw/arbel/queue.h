@@ -12,6 +12,7 @@
 
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_umem.h>
 #include <rdma/ib_verbs.h>
 
@@ -135,6 +136,8 @@ struct arbel_srq {
  * @sqp_psn: next PSN of a special QP's sends
  * @qkey: a special QP's Q_Key (for a work request's high Q_Key)
  * @pkey_index: QP0's P_Key index
+ * @fr_work: runs a kernel QP's send queue from a LOCAL_INV that waits for
+ *	     its SYNC_TPT (kqp_fr.c)
  * @scq_node: a kernel QP in its send CQ's @sq_qps
  * @rcq_node: a kernel QP in its receive CQ's @rq_qps
  */
@@ -154,6 +157,7 @@ struct arbel_qp {
 	u32 sqp_psn;
 	u32 qkey;
 	u16 pkey_index;
+	struct work_struct fr_work;
 };
 
 static inline struct arbel_cq *to_acq(struct ib_cq *ibcq)
@@ -206,6 +210,12 @@ int arbel_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		    const struct ib_recv_wr **bad_wr);
 int arbel_mlx_build(struct arbel_dev *adev, struct arbel_qp *qp, u32 ind,
 		    const struct ib_ud_wr *wr, void *wqe, u32 *size);
+void arbel_kqp_hand(struct arbel_dev *adev, struct arbel_qp *qp, u32 end);
+
+/* kqp_fr.c */
+int arbel_kqp_fr_wqe(struct arbel_qp *qp, const struct ib_send_wr *wr,
+		     struct arbel_ksend *s, void *wqe, bool stalled);
+void arbel_kqp_fr_init(struct arbel_qp *qp);
 
 /* ksrq.c */
 int arbel_ksrq_create(struct arbel_dev *adev, struct arbel_srq *srq);

@@ -22,17 +22,13 @@
 #include <arbel/mpt.h>
 #include <arbel/pgsz.h>
 #include "arbel.h"
+#include "frmr.h"
 #include "mad.h"
 #include "queue.h"
 #include "verbs.h"
 
 /* libmthca derives a shift from qp_tab_size and needs at least 256. */
 #define ARBEL_MIN_QP_TAB_SIZE	256
-
-static struct arbel_mr *to_amr(struct ib_mr *ibmr)
-{
-	return container_of(ibmr, struct arbel_mr, ibmr);
-}
 
 static struct arbel_ucontext *to_actx(struct ib_ucontext *ibctx)
 {
@@ -63,9 +59,12 @@ static int arbel_query_device(struct ib_device *ibdev,
 			(adev->eq.region ? 1 : 0);
 	props->max_pd = adev->max_pd - adev->rsvd_pd;
 	props->max_pkeys = ARBEL_PKEY_TABLE_LEN;
+	/* fast registration as frmr.c and kqp_fr.c do it */
 	props->device_cap_flags = IB_DEVICE_PORT_ACTIVE_EVENT |
 				  IB_DEVICE_SYS_IMAGE_GUID |
-				  IB_DEVICE_RC_RNR_NAK_GEN;
+				  IB_DEVICE_RC_RNR_NAK_GEN |
+				  IB_DEVICE_MEM_MGT_EXTENSIONS;
+	props->max_fast_reg_page_list_len = ARBEL_FR_MAX_PAGES;
 	/* what the firmware says the HCA does by itself (as mthca) */
 	if (lim->flags & ARBEL_DEV_LIM_FLAG_BAD_PKEY_CNTR)
 		props->device_cap_flags |= IB_DEVICE_BAD_PKEY_CNTR;
@@ -414,6 +413,11 @@ static int arbel_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct arbel_mr *mr = to_amr(ibmr);
 	int err;
 
+	if (mr->fr) {
+		arbel_fr_free(to_adev(ibmr->device), mr);
+		kfree(mr);
+		return 0;
+	}
 	err = arbel_mr_unregister(to_adev(ibmr->device), &mr->hw);
 	if (err)
 		return err;
@@ -485,6 +489,7 @@ static const struct ib_device_ops arbel_dev_ops = {
 	.uverbs_no_driver_id_binding = 1,
 	.device_group = &arbel_attr_group,
 
+	.alloc_mr = arbel_alloc_mr,
 	.alloc_pd = arbel_alloc_pd,
 	.create_ah = arbel_create_ah,
 	.alloc_ucontext = arbel_alloc_ucontext,
@@ -505,6 +510,7 @@ static const struct ib_device_ops arbel_dev_ops = {
 	.fill_res_mr_entry_raw = arbel_fill_res_mr_entry_raw,
 	.get_dev_fw_str = arbel_dev_fw_str,
 	.get_dma_mr = arbel_get_dma_mr,
+	.map_mr_sg = arbel_map_mr_sg,
 	.get_port_immutable = arbel_port_immutable,
 	.mmap = arbel_mmap,
 	.modify_port = arbel_modify_port,

@@ -66,12 +66,19 @@ static inline struct arbel_pd *to_apd(struct ib_pd *ibpd)
  * @ibmr: core object
  * @umem: pinned user pages (NULL for the DMA region)
  * @hw: what the HCA holds
+ * @fr: a fast-registration region's own state (frmr.h), else NULL
  */
 struct arbel_mr {
 	struct ib_mr ibmr;
 	struct ib_umem *umem;
 	struct arbel_mr_hw hw;
+	struct arbel_fr *fr;
 };
+
+static inline struct arbel_mr *to_amr(struct ib_mr *ibmr)
+{
+	return container_of(ibmr, struct arbel_mr, ibmr);
+}
 
 int arbel_register_ibdev(struct arbel_dev *adev);
 void arbel_unregister_ibdev(struct arbel_dev *adev);

@@ -22,9 +22,10 @@ ARBEL = """hca_id:\tarbel0
 \tphys_port_cnt:\t\t\t1
 \tmax_mr_size:\t\t\t0x1000000000
 \tmax_qp:\t\t\t\t65464
-\tdevice_cap_flags:\t\t0x00001c46
+\tdevice_cap_flags:\t\t0x00201c46
 \t\t\t\t\tBAD_PKEY_CNTR
 \t\t\t\t\tRC_RNR_NAK_GEN
+\t\t\t\t\tMEM_MGT_EXTENSIONS
 \tmax_mr:\t\t\t\t131055
 \tmax_pd:\t\t\t\t16777214
 \tmax_res_rd_atom:\t\t261856
@@ -32,7 +33,7 @@ ARBEL = """hca_id:\tarbel0
 \tmax_total_mcast_qp_attach:\t896
 \tmax_srq_wr:\t\t\t65535
 \tmax_pkeys:\t\t\t32
-\tdevice_cap_flags_ex:\t\t0x1C46
+\tdevice_cap_flags_ex:\t\t0x201C46
 \t\tport:\t1
 \t\t\tstate:\t\t\tPORT_ACTIVE (4)
 \t\t\tpkey_tbl_len:\t\t32
@@ -109,7 +110,11 @@ class Compare(unittest.TestCase):
         self.assertEqual(len(problems), 1)
         self.assertTrue(problems[0].startswith('max_qp: '), problems)
         # a capability flag other than CHANGE_PHY_PORT missing
-        text = ARBEL.replace('0x00001c46', '0x00001c44')
+        text = ARBEL.replace('0x00201c46', '0x00201c44')
+        problems, _ = self.d.compare(text, MTHCA)
+        self.assertTrue(problems[0].startswith('device_cap_flags: '), problems)
+        # MEM_MGT_EXTENSIONS not claimed
+        text = ARBEL.replace('0x00201c46', '0x00001c46')
         problems, _ = self.d.compare(text, MTHCA)
         self.assertTrue(problems[0].startswith('device_cap_flags: '), problems)
 

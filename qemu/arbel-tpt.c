@@ -270,7 +270,7 @@ uint8_t arbel_tpt_cached_read(ArbelState *s, bool mpt, uint64_t key,
          * CPU stores and no SYNC_TPT, so the HCA reads such an entry
          * from ICM each time.
          */
-        if ((ldl_be_p(buf) >> ARBEL_MPT_D0_STATUS_SHIFT) !=
+        if (((uint32_t)ldl_be_p(buf) >> ARBEL_MPT_D0_STATUS_SHIFT) !=
             ARBEL_MPT_STATUS_SW) {
             g_hash_table_insert(t->mpt_cache, GUINT_TO_POINTER(key),
                                 g_memdup2(buf, len));

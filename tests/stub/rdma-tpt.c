@@ -2,7 +2,9 @@
 /*
  * arbel-conformance suite "rdma", its TPT side: a type 1 memory window
  * bound, used, refused outside its range and rights, unbound; the TPT
- * cache serving a translation the CPU rewrote in ICM until SYNC_TPT.
+ * cache serving a translation the CPU rewrote in ICM until SYNC_TPT;
+ * mthca's FMR cycle (unmap, SYNC_TPT, map again under a new key), done
+ * with CPU stores into the MPT entry.
  * Sources: rdma.c's header.
  */
 #include "rdma.h"
@@ -84,4 +86,54 @@ void rd_tpt_cache(void)
 	ktap_test_check(!memcmp(rd.alt->va, rd.src->va, 16),
 			"after SYNC_TPT: the new page", "new 0x%02x",
 			rd.alt->va[0]);
+}
+
+/* the destination region written with @key, 16 bytes; the CQE's syndrome */
+static void rd_fmr_write(uint32_t key, uint8_t syn, const char *name)
+{
+	memset(rd.alt->va, 0xaa, PAGE);
+	rd_post(OPC_WRITE, DST_VA, key, SRC_VA, rd_key(SRC_IDX), 16, 0, 0);
+	rd_check_cqe(OPC_WRITE, syn, 0, name);
+	if (syn) {
+		ktap_test_check(rd_all(rd.alt->va, 0xaa, PAGE),
+				"... the target bytes untouched",
+				"first byte 0x%02x", rd.alt->va[0]);
+		rd_qp_up(QP_RRE | QP_RWE | QP_RAE);
+	} else {
+		ktap_test_check(!memcmp(rd.alt->va, rd.src->va, 16),
+				"... the bytes landed", "first byte 0x%02x",
+				rd.alt->va[0]);
+	}
+}
+
+/*
+ * mthca's FMR cycle on the destination region (mthca_fmr_unmap +
+ * SYNC_TPT, then mthca_arbel_map_phys_fmr), by CPU stores into its MPT
+ * entry: unmapped, its cached entry serves the key until SYNC_TPT; then
+ * mapped again under a new key with no SYNC_TPT, which works at once
+ * (the entry read software-owned was not cached) while the old key is
+ * refused.  After rd_tpt_cache(): the region maps rd.alt.
+ */
+void rd_fmr_cycle(void)
+{
+	uint8_t *mpt = icm_mpt_slot(DST_IDX);
+	uint32_t d0 = get32(mpt), old = rd_key(DST_IDX);
+	uint32_t key = lkey_of(hw_key(DST_IDX, 7));
+
+	rd_fmr_write(old, 0, "FMR: WRITE with the region's key");
+	put32(mpt, d0 | MPT_SW_OWNS);
+	rd_fmr_write(old, 0,
+		     "FMR: unmapped by the CPU, no SYNC_TPT: the cached entry");
+	check_status(cmd(OP_SYNC_TPT, 0, 0, 0, 0), ST_OK, "FMR: SYNC_TPT");
+	rd_fmr_write(old, SYN_REMOTE_ACCESS,
+		     "FMR: unmapped and synced: the key refused -> 0x13");
+	put32(mpt + 8, hw_key(DST_IDX, 7));
+	put32(mpt, d0 & ~MPT_SW_OWNS);
+	rd_fmr_write(key, 0,
+		     "FMR: mapped again under a new key, no SYNC_TPT: it works");
+	rd_fmr_write(old, SYN_REMOTE_ACCESS, "FMR: the old key refused -> 0x13");
+	/* the region as it was, for what follows */
+	put32(mpt + 8, hw_key(DST_IDX, 3));
+	check_status(cmd(OP_SYNC_TPT, 0, 0, 0, 0), ST_OK,
+		     "FMR: SYNC_TPT after the old key is back");
 }

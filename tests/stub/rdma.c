@@ -214,6 +214,7 @@ void suite_rdma(void)
 		     "UNMAP_ICM the EQ context page");
 	rd_qp_up(QP_RRE | QP_RWE | QP_RAE);
 	rd_tpt_cache();
+	rd_fmr_cycle();
 
 	check_status(cmd(OP_2ERR, 0, 0, 0, 0), ST_OK, "2ERR");
 	check_status(cmd(OP_ERR2RST, 3, 0, 0, 0), ST_OK, "ERR2RST");

@@ -130,5 +130,6 @@ void rd_windows(void);
 void rd_cq_overrun(void);
 void rd_srq(void);
 void rd_tpt_cache(void);
+void rd_fmr_cycle(void);
 
 #endif /* ARBEL_RDMA_H */

@@ -294,6 +294,21 @@ static void kfr_write_inv(struct kunit *test)
 				       kfr(c)->mr->rkey, 0, 64, 8),
 			IB_WC_REM_ACCESS_ERR);
 	KUNIT_EXPECT_NULL(test, memchr_inv(kfr_at(c, 0), 0x5a, 64));
+
+	/*
+	 * The refused write made the HCA read the invalid entry: registered
+	 * again (no SYNC_TPT), the region works at once under its new key.
+	 */
+	ib_destroy_qp(c->a);
+	ib_destroy_qp(c->b);
+	c->a = NULL;
+	c->b = NULL;
+	kv_rc_pair(test, c);
+	kfr_reg(test, c, 0x12);
+	KUNIT_EXPECT_EQ(test, kfr_rdma(test, c, IB_WR_RDMA_WRITE,
+				       kfr(c)->mr->rkey, 0, 64, 10),
+			IB_WC_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, kfr_holds(c, 0, 64));
 }
 
 /* the region again under the next key byte: the old key is refused */

@@ -72,6 +72,11 @@ rc612=0
 [ -n "$ko612" ] && [ "$(modinfo -F vermagic "$ko612" | cut -d' ' -f1)" = "${kabis[1]}" ] || rc612=1
 ktap_result "$rc612" "DKMS built and installed arbel.ko for ${kabis[1]}" \
 	"$(cat "$out/dkms-status.txt" 2>/dev/null)"
+# what lets udev load it for the card
+alias=$([ -n "$ko" ] && modinfo -F alias "$ko" 2>&1 || true)
+rc=0; grep -q 'v000015B3d00006282' <<<"$alias" || rc=1
+ktap_result "$rc" "the module DKMS built has the 15b3:6282 alias" \
+	"modinfo -F alias: $alias"
 ktap_diag "dkms status after dpkg -i: $(grep -v readelf "$out/dkms-status.txt" 2>/dev/null)"
 
 if [ "$rc" = 0 ]; then

@@ -93,10 +93,6 @@ STAGES = [
           what="arbel.ko with W=1 and sparse against Debian's 6.1 "
                "headers (the module the VM stages load), no warning; "
                "after module-6.12 (both build in drivers/)"),
-    Stage('dkms', 'scripts/dkms-check.sh', cost=35,
-          kernel='6.1', needs=['headers'],
-          what="dkms build from dkms.conf against the cached headers, "
-               "the module's PCI alias"),
     Stage('lint', 'scripts/checkpatch.sh', cost=14, needs=['ktree'],
           what="checkpatch --strict --codespell and kernel-doc on every "
                "kernel file; docs parse; comment cites; stub layers; "
@@ -191,7 +187,8 @@ STAGES = [
     Stage('deb', 'scripts/deb-check.sh', cost=77, kernel='6.1 6.12',
           needs=['headers', 'qemu', 'vm'],
           what="make deb, dpkg -i in an overlay chroot (DKMS for 6.1 and "
-               "6.12), the module in the VM, dpkg --purge"),
+               "6.12, the module's PCI alias), the module in the VM, "
+               "dpkg --purge"),
     Stage('debug', 'scripts/debug-check.sh', cost=824, kernel='debug 6.1',
           needs=['kunit-x86', 'debug-kernel', 'qemu', 'vm'],
           what="the failure-path and life-cycle verbs suites on the debug "

@@ -20,7 +20,8 @@ opts=(--no-tree --strict --terse --show-types -f)
 [ -f "$spelling" ] && opts+=(--codespell --codespellfile="$spelling")
 
 mapfile -t files < <(cd "$top" && git ls-files --cached --others \
-	--exclude-standard -- 'drivers/*.[ch]' 'include/*.h' 'kunit/*.[ch]' |
+	--exclude-standard -- 'drivers/*.[ch]' 'include/*.h' 'kunit/*.[ch]' \
+	'bench/fr_bench.c' |
 	sort -u)
 
 # checkpatch takes about a second and a half a file: its findings are kept

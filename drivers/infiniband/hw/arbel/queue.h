@@ -210,6 +210,8 @@ int arbel_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		    const struct ib_recv_wr **bad_wr);
 int arbel_mlx_build(struct arbel_dev *adev, struct arbel_qp *qp, u32 ind,
 		    const struct ib_ud_wr *wr, void *wqe, u32 *size);
+
+/* ksend.c */
 void arbel_kqp_hand(struct arbel_dev *adev, struct arbel_qp *qp, u32 end);
 
 /* kqp_fr.c */

@@ -124,3 +124,11 @@ def compare(arbel_text, mthca_text):
         elif va != vm:
             problems.append(f'{key}: arbel {va!r}, mthca {vm!r}')
     return problems, notes
+
+
+def rdma_caps(text):
+    """The capability names `rdma -d dev show DEV` prints ("caps: <A, B>"),
+    as a set; None when there is no such line."""
+    m = re.search(r'caps: <([^>]*)>', text)
+    return None if m is None else {c.strip() for c in m.group(1).split(',')
+                                   if c.strip()}

@@ -238,6 +238,7 @@ def devinfo(k, args, drv):
         k.skip(name, 'no ib_mthca.ko for this kernel')
         return
     rc, arbel_out = run('ibv_devinfo', '-v', '-d', drv.dev)
+    _, arbel_rdma = run('rdma', '-d', 'dev', 'show', drv.dev)
     bdf = os.path.basename(os.readlink(f'/sys/class/infiniband/{drv.dev}/'
                                        'device'))
     steps = [('/sys/bus/pci/drivers/arbel/unbind', bdf),
@@ -256,6 +257,7 @@ def devinfo(k, args, drv):
             break
         time.sleep(0.1)
     rc3, mthca_out = run('ibv_devinfo', '-v', '-d', 'mthca0')
+    _, mthca_rdma = run('rdma', '-d', 'dev', 'show', 'mthca0')
     if rc or rc2 or rc3:
         k.fail(name, f'ibv_devinfo arbel0 exit {rc}, insmod ib_mthca exit '
                f'{rc2} ({out}), ibv_devinfo mthca0 exit {rc3}')
@@ -264,6 +266,12 @@ def devinfo(k, args, drv):
     for note in notes:
         k.diag('devinfo: ' + note)
     k.check(not problems, name, '; '.join(problems))
+    # rdma(8) tells the fast-registration extension too: arbel's only
+    caps = (dc.rdma_caps(arbel_rdma), dc.rdma_caps(mthca_rdma))
+    k.check(caps[0] is not None and caps[1] is not None and
+            'MEM_MGT_EXTENSIONS' in caps[0] - caps[1],
+            'rdma -d dev show: MEM_MGT_EXTENSIONS on arbel0, not on mthca0',
+            f'arbel0: {arbel_rdma!r}; mthca0: {mthca_rdma!r}')
 
 
 def main():

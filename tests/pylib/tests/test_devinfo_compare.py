@@ -125,6 +125,15 @@ class Compare(unittest.TestCase):
                       "'PORT_ACTIVE (4)': port 2 is only ib_mthca's",
                       problems)
 
+    def test_rdma_caps(self):
+        text = ('0: arbel0: node_type ca fw 5.3.0 node_guid 0002:c903:000b:'
+                '2c00 sys_image_guid 0002:c903:000b:2c00\n    caps: <'
+                'BAD_PKEY_CNTR, RC_RNR_NAK_GEN, MEM_MGT_EXTENSIONS>\n')
+        self.assertEqual(self.d.rdma_caps(text),
+                         {'BAD_PKEY_CNTR', 'RC_RNR_NAK_GEN',
+                          'MEM_MGT_EXTENSIONS'})
+        self.assertIsNone(self.d.rdma_caps('0: arbel0: node_type ca\n'))
+
     def test_nothing_parsed_fails(self):
         problems, _ = self.d.compare('', MTHCA)
         self.assertEqual(problems, ['no fields parsed: arbel'])

@@ -211,22 +211,23 @@ void arbel_sq_doorbell(ArbelState *s, uint32_t head_op, uint32_t qpn_size)
  * @s: the device
  * @cmd: the command
  *
- * The QP module runs the transition; a QP that reaches ERR (from another
- * state) flushes its work queues, one that reaches RTS (from SQD or SQE) resumes its send
- * queue.
+ * The QP module runs the transition; 2ERR flushes the QP's work queues,
+ * also on a QP already in ERR: what was posted since is flushed then (a
+ * mem-free receive rings no doorbell, so nothing else would; IBTA vol. 1
+ * 10.3.1 has a work request posted in the error state complete flushed).
+ * A QP that reaches RTS (from SQD or SQE) resumes its send queue.
  *
  * Return: a command status.
  */
 uint8_t arbel_dp_cmd_modify_qp(ArbelState *s, ArbelCmd *cmd)
 {
     uint32_t qpn = cmd->in_mod & ARBEL_QP_NUM_MASK;
-    unsigned int was = arbel_qp_state_of(s, qpn);
     uint8_t st = arbel_cmd_modify_qp(s, cmd);
 
     if (st || cmd->in_mod & ARBEL_QP_IS_EE) {
         return st;
     }
-    if (cmd->opcode == ARBEL_OP_2ERR_QPEE && was != ARBEL_QPS_ERR) {
+    if (cmd->opcode == ARBEL_OP_2ERR_QPEE) {
         arbel_sq_run(s, qpn);
         arbel_rq_flush(s, qpn);
     } else if (cmd->opcode == ARBEL_OP_SQD2RTS_QPEE ||

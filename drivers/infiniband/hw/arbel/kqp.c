@@ -16,6 +16,7 @@
  * LOCAL_INV holds the doorbell back until its SYNC_TPT is done.
  */
 
+#include <linux/completion.h>
 #include <linux/log2.h>
 #include <linux/slab.h>
 
@@ -465,4 +466,53 @@ int arbel_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		*bad_wr = wr;
 	spin_unlock_irqrestore(&sq->lock, flags);
 	return err;
+}
+
+struct arbel_drain {
+	struct ib_cqe cqe;
+	struct completion done;
+};
+
+static void arbel_drain_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	complete(&container_of(wc->wr_cqe, struct arbel_drain, cqe)->done);
+}
+
+/**
+ * arbel_drain_rq() - wait until every receive posted to a kernel QP has
+ * completed
+ * @ibqp: the QP (not on an SRQ; its receive CQ not polled directly)
+ *
+ * As the core's generic drain, with one more transition: the QP goes to
+ * the error state (which flushes the receives posted so far), a receive
+ * of no data is posted, and the QP goes to the error state again, which
+ * flushes that one too -- a mem-free receive rings no doorbell, so in the
+ * error state only a transition makes the HCA see it.  Its completion,
+ * behind every other receive's, ends the wait.  The QP may already be in
+ * the error state (rdma_disconnect() moves it there first).
+ *
+ * Context: process; sleeps.
+ */
+void arbel_drain_rq(struct ib_qp *ibqp)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	struct arbel_drain d = { .cqe.done = arbel_drain_done };
+	struct ib_recv_wr wr = { .wr_cqe = &d.cqe };
+	struct ib_cq *cq = ibqp->recv_cq;
+	int err;
+
+	init_completion(&d.done);
+	err = ib_modify_qp(ibqp, &attr, IB_QP_STATE) ?:
+	      ib_post_recv(ibqp, &wr, NULL) ?:
+	      ib_modify_qp(ibqp, &attr, IB_QP_STATE);
+	if (err) {
+		WARN_ONCE(1, "arbel: draining QP 0x%x failed: %d\n",
+			  ibqp->qp_num, err);
+		return;
+	}
+	if (cq->poll_ctx == IB_POLL_DIRECT)
+		while (!wait_for_completion_timeout(&d.done, HZ / 10))
+			ib_process_cq_direct(cq, -1);
+	else
+		wait_for_completion(&d.done);
 }

@@ -208,6 +208,7 @@ int arbel_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		    const struct ib_send_wr **bad_wr);
 int arbel_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		    const struct ib_recv_wr **bad_wr);
+void arbel_drain_rq(struct ib_qp *ibqp);
 int arbel_mlx_build(struct arbel_dev *adev, struct arbel_qp *qp, u32 ind,
 		    const struct ib_ud_wr *wr, void *wqe, u32 *size);
 

@@ -500,6 +500,7 @@ static const struct ib_device_ops arbel_dev_ops = {
 	.dealloc_pd = arbel_dealloc_pd,
 	.dealloc_ucontext = arbel_dealloc_ucontext,
 	.dereg_mr = arbel_dereg_mr,
+	.drain_rq = arbel_drain_rq,
 	.destroy_ah = arbel_destroy_ah,
 	.destroy_cq = arbel_destroy_cq,
 	.destroy_qp = arbel_destroy_qp,

@@ -25,6 +25,10 @@ Cases, each one result:
     udaddy (both "return status 0"), mckey: a sender on A, receivers on B
     (and C), each getting every message;
   - perftest over rdma_cm (-R): ib_write_bw and ib_send_lat, server on B;
+  - the storage group (storage.py), on A's device and address through
+    loopback: NVMe over Fabrics and NFS over RDMA, 64 MiB each way,
+    every byte compared; on ib_mthca (no fast registration) the host's
+    connect and the client's mount refused, with the kernel's reason;
   - arbel only, last (fabric_guest.py's reloads()): Driver.cycles times,
     rmmod with IPoIB up and a ping running, insmod, IPoIB back and a ping
     answered.
@@ -46,15 +50,19 @@ class Host:
 
 class Driver:
     """What a stage runs on: the module (a file in the guest's bin
-    directory), how many IPoIB interfaces it makes, its hosts, and how
-    many times the stage reloads it with IPoIB up (issue 28 asks 10 of
-    arbel; ib_mthca's reloads are the mthca stages')."""
+    directory), how many IPoIB interfaces it makes, its hosts, how many
+    times the stage reloads it with IPoIB up (issue 28 asks 10 of arbel;
+    ib_mthca's reloads are the mthca stages'), and whether its devices do
+    fast registration (IB_DEVICE_MEM_MGT_EXTENSIONS: issue 29 asks it of
+    arbel; ib_mthca's device lacks it, and the storage group expects
+    NVMe over Fabrics' host and the NFS client to refuse it)."""
 
-    def __init__(self, ko, ifaces, hosts, cycles=0):
+    def __init__(self, ko, ifaces, hosts, cycles=0, frwr=False):
         self.ko = ko
         self.ifaces = ifaces
         self.hosts = hosts
         self.cycles = cycles
+        self.frwr = frwr
 
 
 DRIVERS = {
@@ -63,7 +71,7 @@ DRIVERS = {
                                        'C': Host('ib2', 'mthca1', 1)}),
     'arbel': Driver('arbel.ko', 2, {'A': Host('ib0', 'arbel0', 1),
                                     'B': Host('ib1', 'arbel1', 1)},
-                     cycles=10),
+                     cycles=10, frwr=True),
 }
 PREFIX = 24
 PING_COUNT = 3

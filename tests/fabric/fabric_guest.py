@@ -9,6 +9,7 @@ the module, fabric_cases.py, sa_query.py and tcp_xfer.py in
 /opt/arbel/bin:
 
   fabric_guest.py [--driver mthca|arbel] [--timeout S] [--only WORD,...]
+  fabric_guest.py --rxe [--timeout S] [--only WORD,...]
 
   1. load: ib_uverbs, the module, ib_ipoib, rdma_ucm, ib_umad; its IPoIB
      interfaces (ib0 ..);
@@ -21,16 +22,25 @@ the module, fabric_cases.py, sa_query.py and tcp_xfer.py in
      results relayed);
   5. each case of fabric_cases.py, IPoIB's mode switched on every host
      where a case needs another, at most --timeout seconds (default 60);
-  6. the driver's reload cycles (fabric_cases.py's Driver.cycles: arbel's
+  6. the storage group (storage.py): NVMe over Fabrics and NFS over
+     RDMA through A's device and address, each step at most --timeout
+     seconds; on ib_mthca (Driver.frwr false) the connect and the mount
+     must be refused;
+  7. the driver's reload cycles (fabric_cases.py's Driver.cycles: arbel's
      10, ib_mthca's none): rmmod with IPoIB up and a ping running,
      insmod, IPoIB back and answering.
 
 --only runs the cases whose name holds one of the words, or whose group
-("ipoib", "rdma_cm", "perftest", "sa", "reload") is one.  KTAP on stdout;
-exit 1 if anything failed.
+("ipoib", "rdma_cm", "perftest", "sa", "storage", "reload") is one.
+
+--rxe: the storage group alone, on rdma_rxe over a dummy netdev (no
+stub, no IPoIB): a device known to do fast registration, on which the
+judges must pass (tests/fabric/run.sh rxe).  KTAP on stdout; exit 1 if
+anything failed.
 """
 
 import argparse
+import glob
 import os
 import signal
 import subprocess
@@ -40,9 +50,12 @@ import time
 
 from arbeltest import ktap
 import fabric_cases as fc
+import storage
 
 BIN = '/opt/arbel/bin'
 IP = '/usr/bin/ip'
+NFS_BIN = f'{BIN}/nfs'          # run.sh: nfs-kernel-server's tools
+RXE_ADDR = '10.9.1.1'
 
 
 def run(*argv, timeout=30):
@@ -249,6 +262,76 @@ def clients(k, args, hosts):
         k.check(ok, case.name, detail)
 
 
+def frwr_diag(k, dev):
+    """Whether @dev advertises fast registration to user space (a hint
+    for the storage group's failures, not a result)."""
+    rc, out = run('ibv_devinfo', '-v', '-d', dev)
+    if rc:
+        k.diag(f'ibv_devinfo -v -d {dev}: exit {rc}')
+    else:
+        k.diag(f'{dev}: MEM_MGT_EXTENSIONS ' +
+               ('advertised' if 'MEM_MGT_EXTENSIONS' in out else
+                'not advertised') + ' (ibv_devinfo -v)')
+
+
+def sync_tpts():
+    """SYNC_TPT commands every arbel device issued so far (its debugfs
+    counters: one per LOCAL_INV batch of fast registration), or None."""
+    total, found = 0, False
+    for path in glob.glob('/sys/kernel/debug/arbel/*/commands/SYNC_TPT/n'):
+        try:
+            with open(path, encoding='ascii') as f:
+                total += int(f.read().strip())
+            found = True
+        except (OSError, ValueError):
+            pass
+    return total if found else None
+
+
+def storage_group(k, args, dev, addr, works):
+    """Issue 29: NVMe over Fabrics, then NFS over RDMA, through @dev at
+    @addr; @works: whether @dev does fast registration (else both must
+    be refused)."""
+    nvme = fc.selected('nvme over fabrics', 'storage', args.only)
+    nfs = fc.selected('nfs over rdma', 'storage', args.only)
+    if not nvme and not nfs:
+        return
+    t0 = time.monotonic()
+    if not args.rxe:                    # no rxe provider in the image
+        frwr_diag(k, dev)
+    before = sync_tpts()
+    if nvme:
+        storage.Nvme(dev, addr, works, args.timeout).run(k)
+    if nfs:
+        storage.Nfs(dev, addr, works, args.timeout, NFS_BIN,
+                    NFS_BIN).run(k)
+    if works and dev.startswith('arbel'):
+        # the protocols' LOCAL_INVs went through arbel's fast registration
+        after = sync_tpts()
+        n = after - before if None not in (before, after) else 0
+        k.check(n > 0, 'storage: arbel did their fast registration (SYNC_TPT '
+                'commands of LOCAL_INV, debugfs)', f'{n} SYNC_TPT commands')
+        k.diag(f'storage: {n} SYNC_TPT commands')
+    k.diag(f'storage group: {time.monotonic() - t0:.1f} s')
+
+
+def rxe(k, args):
+    """--rxe: rdma_rxe's rxe0 on a dummy netdev with RXE_ADDR, then the
+    storage group on it."""
+    ok = True
+    for argv in (['modprobe', 'crc32_generic'], ['modprobe', 'rdma_rxe'],
+                 ['modprobe', 'dummy'],
+                 [IP, 'link', 'add', 'st0', 'type', 'dummy'],
+                 [IP, 'addr', 'add', f'{RXE_ADDR}/24', 'dev', 'st0'],
+                 [IP, 'link', 'set', 'st0', 'up'],
+                 ['rdma', 'link', 'add', 'rxe0', 'type', 'rxe', 'netdev',
+                  'st0']):
+        rc, out = run(*argv)
+        ok = ok and k.check(rc == 0, 'rxe: ' + ' '.join(argv), out)
+    if ok:
+        storage_group(k, args, 'rxe0', RXE_ADDR, True)
+
+
 def reload_once(hosts, module):
     """One cycle of reloads(): (ok, detail)."""
     drv = hosts.drv
@@ -340,21 +423,29 @@ def main():
     ap.add_argument('--reloads', type=int, default=None,
                     help="reload cycles with IPoIB up (default: the "
                          "driver's, fabric_cases.Driver.cycles)")
+    ap.add_argument('--rxe', action='store_true',
+                    help='the storage group alone, on rdma_rxe')
     args = ap.parse_args()
     k = ktap.Ktap()
+    if args.rxe:
+        rxe(k, args)
+        return k.finish()
     drv = fc.DRIVERS[args.driver]
     hosts = Hosts(drv)
     if load(k, drv) and hosts.start(k) and addresses(k, hosts) and \
             wait_up(k, hosts):
         sa(k, args, drv)
         clients(k, args, hosts)
+        a = drv.hosts['A']
+        storage_group(k, args, a.dev, fc.ADDR['A'], drv.frwr)
         reloads(k, args, hosts)
     else:
         k.fail('clients', 'the fabric did not come up: nothing to run')
     hosts.stop()
     rc, out = run('dmesg')
     lines = [x for x in out.splitlines()
-             if any(w in x for w in ('ib0', 'ib1', 'ib2', 'mthca', 'arbel'))]
+             if any(w in x for w in ('ib0', 'ib1', 'ib2', 'mthca', 'arbel',
+                                     'nvme', 'rpcrdma', 'svcrdma'))]
     for line in lines[-40:]:
         k.diag('dmesg: ' + line)
     return k.finish()

@@ -16,6 +16,18 @@
 # (MODULE, default build/module/arbel.ko; one port a device),
 # judged by judge.py --stage arbel-fabric.
 #
+# Both run the storage group (issue 29, tests/fabric/storage.py): NVMe
+# over Fabrics and NFS over RDMA through the first device, in the guest,
+# with nvmet, nvme-rdma, null_blk, nfsd, rpcrdma and nfsv4 in the image
+# and nfs-kernel-server's rpc.mountd and exportfs (with the libwrap
+# rpc.mountd links) in the guest-bin: fetched with apt-get download and
+# unpacked with dpkg-deb -x into $ARBEL_CACHE/kpkg, never installed on
+# the host.
+#
+# tests/fabric/run.sh rxe: the storage group alone on rdma_rxe (a dummy
+# netdev; no stub, no driver of ours): the judges on a device that does
+# fast registration; judged by judge.py --stage rxe-fabric.
+#
 # Environment: VM_OUT (default build/vm-mthca-fabric or
 # build/vm-arbel-fabric; the run goes to VM_OUT/fabric), QEMU (skips
 # scripts/build-qemu.sh), TIMEOUT (VM, default 600 s), CASE_TIMEOUT
@@ -35,8 +47,8 @@ cd "$REPO" || exit 1
 
 DRIVER=${1:-mthca}
 case $DRIVER in
-mthca | arbel) ;;
-*) echo "usage: $0 [mthca|arbel]" >&2 && exit 2 ;;
+mthca | arbel | rxe) ;;
+*) echo "usage: $0 [mthca|arbel|rxe]" >&2 && exit 2 ;;
 esac
 OUT=${VM_OUT:-$REPO/build/vm-$DRIVER-fabric}
 judge() {
@@ -52,7 +64,9 @@ if [ -z "${QEMU:-}" ]; then
 fi
 export QEMU
 (vm_need_pkgs rdmacm-utils) || judge --setup-error "installing rdmacm-utils failed"
-export VM_MODULES="ib_ipoib rdma_ucm ib_umad"
+# the storage group's, and rdma_rxe's for run.sh rxe (the same image)
+export VM_MODULES="ib_ipoib rdma_ucm ib_umad nvmet_rdma nvme_rdma null_blk
+	nfsd nfsv4 rpcrdma rdma_rxe dummy crc32_generic"
 # libgcc_s: glibc loads it for pthread_exit (rping's threads)
 export VM_EXTRA_BINS="/usr/bin/ip /usr/bin/rping /usr/bin/ucmatose /usr/bin/udaddy /usr/bin/mckey
 	/lib/x86_64-linux-gnu/libgcc_s.so.1"
@@ -61,13 +75,54 @@ VM_PYTHON=1 scripts/vm/prepare.sh >/dev/null ||
 if [ "$DRIVER" = arbel ]; then
 	ko=${MODULE:-$REPO/build/module/arbel.ko}
 	[ -f "$ko" ] || judge --setup-error "module: $ko does not exist (make module-check builds it)"
-else
+elif [ "$DRIVER" = mthca ]; then
 	ko=$(tests/mthca/find-ko.sh) ||
 		judge --mthca-skip "no ib_mthca.ko in $ARBEL_CACHE/vm/kernel"
 fi
-cp "$ko" tests/fabric/fabric_guest.py tests/fabric/fabric_cases.py \
-	tests/fabric/sa_query.py tests/fabric/tcp_xfer.py "$gb/"
-cmd="python3 /opt/arbel/bin/fabric_guest.py --driver $DRIVER --timeout ${CASE_TIMEOUT:-60}${FABRIC:+ --only $(printf %q "$FABRIC")}${RELOADS:+ --reloads $RELOADS}"
+
+# nfs-kernel-server's tools and libwrap0 (neither is on the host), into
+# $gb/nfs: apt's candidates downloaded and unpacked into the cache once
+# (not with kpkg.sh unpack: it looks for the .deb under the version
+# without its epoch, apt-get download names it 1%3a2.6.2-...), else the
+# newest unpacked before
+nfs_tools() {
+	local v w dir f lib=usr/lib/x86_64-linux-gnu/libwrap.so.0
+	v=$(scripts/kpkg.sh version nfs-kernel-server)
+	w=$(scripts/kpkg.sh version libwrap0)
+	if [ -n "$v" ] && [ -n "$w" ]; then
+		dir=$ARBEL_CACHE/kpkg/nfs-kernel-server+$v
+		mkdir -p "$ARBEL_CACHE/kpkg"
+		(
+			flock 7
+			[ ! -f "$dir/.done" ] || exit 0
+			rm -rf "$dir.tmp" && mkdir -p "$dir.tmp" || exit 1
+			(cd "$dir.tmp" && apt-get download -qq -o APT::Sandbox::User=root \
+				"nfs-kernel-server=$v" "libwrap0=$w" >&2) || exit 1
+			for f in "$dir.tmp"/*.deb; do
+				dpkg-deb -x "$f" "$dir.tmp" && rm -f "$f" || exit 1
+			done
+			touch "$dir.tmp/.done" && mv "$dir.tmp" "$dir"
+		) 7>"$dir.lock" || return 1
+	else
+		dir=$(find "$ARBEL_CACHE/kpkg" -maxdepth 2 -name .done \
+			-path '*/nfs-kernel-server+*' 2>/dev/null | sed 's|/.done$||' | sort -V | tail -n 1)
+		[ -n "$dir" ] || return 1
+	fi
+	mkdir -p "$gb/nfs"
+	cp "$dir/usr/sbin/rpc.mountd" "$dir/usr/sbin/exportfs" "$dir/$lib" "$gb/nfs/"
+}
+nfs_tools || judge --setup-error "nfs-kernel-server's tools: apt-get download or unpack failed"
+cp ${ko:+"$ko"} tests/fabric/fabric_guest.py tests/fabric/fabric_cases.py \
+	tests/fabric/sa_query.py tests/fabric/tcp_xfer.py tests/fabric/storage.py "$gb/"
+if [ "$DRIVER" = rxe ]; then
+	cmd="python3 /opt/arbel/bin/fabric_guest.py --rxe"
+	export NO_STUB=1
+else
+	cmd="python3 /opt/arbel/bin/fabric_guest.py --driver $DRIVER"
+	export STUB="node-guid=0x0002c903000b2c00,port-guid=0x0002c903000b2c01,ports=2,id=hca0"
+	export VM_QEMU_ARGS="-device arbel-stub,ports=2,lid=3,cable=hca0,node-guid=0x0002c903000b2d00,port-guid=0x0002c903000b2d01"
+fi
+cmd="$cmd --timeout ${CASE_TIMEOUT:-60}${FABRIC:+ --only $(printf %q "$FABRIC")}${RELOADS:+ --reloads $RELOADS}"
 # the guest loads the module from its bin directory, not scripts/vm's way
 unset MODULE
 
@@ -75,10 +130,7 @@ dir=$OUT/fabric
 rm -f "$dir/rc" "$dir/run.log"
 t0=$EPOCHSECONDS
 VM_OUT=$dir GUEST_BIN=$gb VM_PYTHON=1 VM_MEM=${VM_MEM:-1G} \
-	TIMEOUT=${TIMEOUT:-600} \
-	STUB="node-guid=0x0002c903000b2c00,port-guid=0x0002c903000b2c01,ports=2,id=hca0" \
-	VM_QEMU_ARGS="-device arbel-stub,ports=2,lid=3,cable=hca0,node-guid=0x0002c903000b2d00,port-guid=0x0002c903000b2d01" \
-	CMD="$cmd" scripts/vm/run.sh 2> >(tee "$dir/run.log" >&2) >&2
+	TIMEOUT=${TIMEOUT:-600} CMD="$cmd" scripts/vm/run.sh 2> >(tee "$dir/run.log" >&2) >&2
 echo $? >"$dir/rc"
 echo "# VM run: exit $(cat "$dir/rc") after $((EPOCHSECONDS - t0)) s" >&2
 judge

@@ -7,6 +7,7 @@
   judge.py --stage mthca-traffic --out DIR [--mthca-skip WHY] ...
   judge.py --stage arbel-traffic --out DIR [--setup-error MSG]...
   judge.py --stage mthca-fabric|arbel-fabric --out DIR [--mthca-skip WHY] ...
+  judge.py --stage rxe-fabric --out DIR [--setup-error MSG]...
 
 run.sh leaves one directory per VM run in DIR, each with rc (the exit
 status of scripts/vm/run.sh) and VM_OUT's files (output.txt,
@@ -25,8 +26,9 @@ left undone (unconfirmed notes, refused commands, QEMU's -d reports) as
 diagnostics, no result: no source makes them failures.  --stage
 arbel-traffic (tests/mthca/run.sh arbel) judges the same clients run on
 arbel.ko the same way, --stage mthca-fabric (tests/fabric/run.sh) the
-run DIR/fabric: fabric_guest.py's results (IPoIB, rdma_cm and the SA on
-ib_mthca).
+run DIR/fabric: fabric_guest.py's results (IPoIB, rdma_cm, the SA and
+the storage group on ib_mthca; --stage arbel-fabric on arbel, --stage
+rxe-fabric the storage group alone on rdma_rxe).
 First the judge's own tests (test_judge.py), then each run as one
 top-level result whose subtests are: the VM run, the guest's KTAP results
 renumbered into it, whether the guest ran to the end, and the checks of
@@ -168,7 +170,7 @@ def main():
     ap.add_argument('--out', required=True, help="run.sh's output directory")
     ap.add_argument('--stage', choices=('conformance', 'mthca', 'mthca-traffic',
                                         'arbel-traffic', 'mthca-fabric',
-                                        'arbel-fabric'),
+                                        'arbel-fabric', 'rxe-fabric'),
                     default='conformance', help='which stage to judge')
     ap.add_argument('--mthca-skip', help='why ib_mthca did not run')
     ap.add_argument('--no-unload', help='why ib_mthca was not removed')
@@ -182,8 +184,9 @@ def main():
         return judge_traffic(k, args)
     if args.stage == 'arbel-traffic':
         return judge_traffic(k, args, 'arbel traffic')
-    if args.stage in ('mthca-fabric', 'arbel-fabric'):
-        name = 'ib_mthca' if args.stage == 'mthca-fabric' else 'arbel'
+    if args.stage in ('mthca-fabric', 'arbel-fabric', 'rxe-fabric'):
+        name = {'mthca-fabric': 'ib_mthca', 'arbel-fabric': 'arbel',
+                'rxe-fabric': 'rdma_rxe'}[args.stage]
         return judge_traffic(k, args, f'{name} fabric', 'fabric',
                              'fabric_guest.py')
     self_test(k)

@@ -66,6 +66,12 @@ class Cases(unittest.TestCase):
         self.assertEqual(self.fc.DRIVERS['arbel'].cycles, 10)
         self.assertEqual(self.fc.DRIVERS['mthca'].cycles, 0)
 
+    def test_fast_registration(self):
+        """Issue 29: the storage group expects NVMe over Fabrics and NFS
+        over RDMA to work on arbel and to be refused on ib_mthca."""
+        self.assertTrue(self.fc.DRIVERS['arbel'].frwr)
+        self.assertFalse(self.fc.DRIVERS['mthca'].frwr)
+
     def test_one_ping(self):
         """A reload cycle's single ping: 1 of 1 passes, 0 of 1 does not."""
         ok = ('1 packets transmitted, 1 packets received, 0% packet loss')

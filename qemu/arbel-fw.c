@@ -23,6 +23,7 @@
 #include "arbel-trace.h"
 #include "arbel-dma.h"
 #include "arbel-icm.h"
+#include "arbel-irq.h"
 #include "arbel-tpt.h"
 #include "arbel-eq.h"
 #include "arbel-ctx.h"

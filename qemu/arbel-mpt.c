@@ -15,27 +15,6 @@
 #include "arbel-tpt.h"
 #include "arbel-mpt.h"
 
-/*
- * Which SW2HW_MPT rules refuse and which only leave an "unconfirmed:" line
- * (Documentation/arbel-stub.rst, "Checks and their sources").  Refused
- * with 0x03, because a source states them: page_size < 20 and lkey 0 and
- * mtt_adr 8-byte aligned and type 0 for regions (the PRM's arbelprm_mpt_st
- * and arbel-prm-notes.md section 5), a region's length at most 2^36
- * (QUERY_DEV_LIM 0x21, max MR size).  Unconfirmed, the entry is taken: the
- * PRM's reserved fields (mthca sets MIO, dword 0 bit 17, inside them on
- * real firmware: reserved bits are not refused there), mem_key's index bits
- * (mthca derives in_mod from the key; no source says the firmware compares
- * them), win_cnt, a window's eb and a region's qpn (the PRM: "valid for"
- * regions / type-2 windows, no "must"), a start + length that wraps, the
- * MTT range outside the MTT area or in its reserved entries (the
- * translation engine checks each MTT entry it reads instead).
- */
-/* the bits of dwords 0 and 3 that are no reserved field */
-#define ARBEL_MPT_D0_ALLOWED    (0xf000ff00u | ARBEL_MPT_D0_MIO)
-#define ARBEL_MPT_D3_RSVD       ((1u << 24) | (7u << 29))
-/* page sizes the PRM allows: 4 KiB << 0..19 ("should be < 20") */
-#define ARBEL_MPT_PAGE_SIZE_LIMIT 20
-
 /* an op_mod the sources do not give: noted, the command runs as usual */
 static void arbel_op_mod_note(ArbelState *s, ArbelCmd *cmd, uint8_t max)
 {
@@ -82,94 +61,6 @@ static void arbel_mpt_load(const uint8_t *buf, uint32_t *d)
     }
 }
 
-/* a SW2HW_MPT rule no source states: noted, the entry is taken */
-static void arbel_mpt_note(ArbelState *s, uint32_t index, const char *what)
-{
-    arbel_unconfirmed(s, "SW2HW_MPT 0x%x: %s", index, what);
-}
-
-/* The MTT range of a translated region: noted if outside the MTT area. */
-static void arbel_mpt_mtt_note(ArbelState *s, uint32_t index,
-                               const uint32_t *d)
-{
-    unsigned int shift = ARBEL_MPT_PAGE_SHIFT +
-                         (d[ARBEL_MPT_DW_PAGE] & ARBEL_MPT_D1_PAGE_SIZE_MASK);
-    bool zb = d[ARBEL_MPT_DW_PD] & ARBEL_MPT_D3_ZB;
-    uint64_t first = zb ? 0 : arbel_mpt_start(d) & ((1ULL << shift) - 1);
-    uint64_t mtt_adr = arbel_mpt_mtt_adr(d);
-    uint64_t npages;
-
-    npages = (first + arbel_mpt_len(d) + (1ULL << shift) - 1) >> shift;
-    if (!arbel_mtt_range_ok(s, mtt_adr, npages * ARBEL_MTT_ENTRY_SIZE)) {
-        arbel_mpt_note(s, index, "MTT range outside the MTT area");
-    } else if (mtt_adr < arbel_mtt_rsvd_end(s)) {
-        arbel_mpt_note(s, index, "MTT range in the reserved MTTs");
-    }
-}
-
-/*
- * The checks of an entry handed over by SW2HW_MPT: false for what a source
- * refuses, an "unconfirmed:" line for the rest (see the top of the file).
- */
-static bool arbel_mpt_entry_ok(ArbelState *s, uint32_t index, const uint32_t *d)
-{
-    uint32_t flags = d[ARBEL_MPT_DW_FLAGS], page = d[ARBEL_MPT_DW_PAGE];
-    uint32_t pd = d[ARBEL_MPT_DW_PD];
-    bool region = flags & ARBEL_MPT_D0_RW;
-    bool phys = flags & ARBEL_MPT_D0_PA;
-    bool zb = pd & ARBEL_MPT_D3_ZB;
-    uint32_t page_size = page & ARBEL_MPT_D1_PAGE_SIZE_MASK;
-    uint64_t start = arbel_mpt_start(d);
-    uint64_t len = arbel_mpt_len(d);
-    uint32_t mask = (1u << arbel_tpt_log_mpt(s)) - 1;
-
-    /* PRM: page_size "should be < 20"; lkey "Must be 0 for SW2HW_MPT" */
-    if (page_size >= ARBEL_MPT_PAGE_SIZE_LIMIT || d[ARBEL_MPT_DW_LKEY]) {
-        return false;
-    }
-    /* PRM: mtt_adr_l "Must be aligned on 8 bytes" */
-    if (d[ARBEL_MPT_DW_MTT_L] & ARBEL_MPT_D12_RSVD7) {
-        return false;
-    }
-    /* PRM: type "must be zero for regions" */
-    if (region && (page & ARBEL_MPT_D1_TYPE)) {
-        return false;
-    }
-    /* QUERY_DEV_LIM 0x21: the largest region the device translates */
-    if (region && !phys && len > (1ULL << ARBEL_LOG_MAX_MR_SIZE)) {
-        return false;
-    }
-
-    if ((flags & ~ARBEL_MPT_D0_ALLOWED) || (page & ARBEL_MPT_D1_RSVD2) ||
-        (pd & ARBEL_MPT_D3_RSVD) || d[ARBEL_MPT_DW_RSVD5] ||
-        (d[ARBEL_MPT_DW_MTT_H] & ~ARBEL_MPT_D11_MTT_H_MASK) ||
-        d[ARBEL_MPT_DW_RSVD8] || d[ARBEL_MPT_DW_RSVD8 + 1]) {
-        arbel_mpt_note(s, index, "reserved bits set");
-    }
-    if ((d[ARBEL_MPT_DW_KEY] & mask) != index) {
-        arbel_mpt_note(s, index, "mem_key does not name the slot");
-    }
-    if (d[ARBEL_MPT_DW_WIN_CNT]) {
-        arbel_mpt_note(s, index, "win_cnt not 0");
-    }
-    if (!region) {
-        if (flags & ARBEL_MPT_D0_EB) {
-            arbel_mpt_note(s, index, "bind enable on a window");
-        }
-        return true;
-    }
-    if (page >> ARBEL_MPT_D1_QPN_SHIFT) {
-        arbel_mpt_note(s, index, "qpn on a region");
-    }
-    if (!zb && len > UINT64_MAX - start) {
-        arbel_mpt_note(s, index, "start + length wraps");
-    }
-    if (!phys) {
-        arbel_mpt_mtt_note(s, index, d);
-    }
-    return true;
-}
-
 /* the first @len bytes of the entry into ICM; then @hw owns the slot */
 static uint8_t arbel_mpt_store(ArbelState *s, uint32_t index,
                                const uint8_t *img, uint32_t len, bool hw)
@@ -178,6 +69,7 @@ static uint8_t arbel_mpt_store(ArbelState *s, uint32_t index,
 
     if (!st) {
         arbel_mpt_set_hw(s, index, hw);
+        arbel_mpt_fw_image(s, index, hw ? img : NULL);
         /* the TPT cache: HW2SW_MPT drops the entry and the MTTs it used */
         arbel_tpt_cache_drop_mpt(s, index, !hw);
     }
@@ -210,7 +102,7 @@ uint8_t arbel_cmd_sw2hw_mpt(ArbelState *s, ArbelCmd *cmd)
         return ARBEL_ST_BAD_RES_STATE;
     }
     arbel_mpt_load(cmd->inbox, d);
-    if (!arbel_mpt_entry_ok(s, index, d)) {
+    if (!arbel_mpt_entry_check(s, index, d, false)) {
         return ARBEL_ST_BAD_PARAM;
     }
 

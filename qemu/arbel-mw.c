@@ -66,6 +66,8 @@ static void arbel_mw_write(ArbelState *s, const ArbelMpt *e)
     }
     arbel_icm_write(s, arbel_mpt_addr(s, e->index), img, sizeof(img));
     arbel_tpt_cache_drop_mpt(s, e->index, false);
+    /* the HCA's own write: no CPU's (arbel_mpt_cpu_check()) */
+    arbel_mpt_fw_image(s, e->index, img);
 }
 
 /* the region a window was bound to counts one window less */

@@ -106,6 +106,8 @@ typedef struct ArbelTpt {
     unsigned long *hw_mpt;  /* bitmap: slots made HW-owned by SW2HW_MPT */
     GHashTable *mpt_cache;  /* the TPT cache: MPT slot -> 64-byte entry, */
     GHashTable *mtt_cache;  /*   MTT entry address -> its 8 bytes */
+    GHashTable *mpt_fw;     /* MPT slot -> the 64 bytes the firmware (or
+                             * the last check of a CPU's entry) saw */
     uint64_t cache_hits;
     uint64_t cache_misses;
     uint64_t cache_syncs;   /* SYNC_TPT (whole-cache invalidations) */

@@ -25,7 +25,8 @@ static void arbel_tpt_cache_free(ArbelState *s)
     if (s->tpt.mpt_cache) {
         g_hash_table_destroy(s->tpt.mpt_cache);
         g_hash_table_destroy(s->tpt.mtt_cache);
-        s->tpt.mpt_cache = s->tpt.mtt_cache = NULL;
+        g_hash_table_destroy(s->tpt.mpt_fw);
+        s->tpt.mpt_cache = s->tpt.mtt_cache = s->tpt.mpt_fw = NULL;
     }
 }
 
@@ -53,6 +54,8 @@ void arbel_tpt_init(ArbelState *s, uint64_t mpt_base, uint32_t log_mpt_sz,
                                          g_free);
     t->mtt_cache = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free,
                                          g_free);
+    t->mpt_fw = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+                                      g_free);
 }
 
 /**
@@ -264,6 +267,7 @@ uint8_t arbel_tpt_cached_read(ArbelState *s, bool mpt, uint64_t key,
         return st;
     }
     if (mpt) {
+        arbel_mpt_cpu_check(s, key, buf);
         /*
          * An entry found software-owned is not kept: mthca's FMR map
          * (mthca_arbel_map_phys_fmr) makes one hardware-owned again with

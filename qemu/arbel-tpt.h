@@ -1,6 +1,7 @@
 /*
- * arbel-stub: the translation and protection tables (arbel-tpt.c) and the
- * translation engine over them (arbel-xlate.c), a shared service.
+ * arbel-stub: the translation and protection tables (arbel-tpt.c), the
+ * checks of an MPT entry (arbel-mptchk.c) and the translation engine over
+ * them (arbel-xlate.c), a shared service.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -33,6 +34,12 @@ void arbel_tpt_cache_drop_mtt(ArbelState *s, uint64_t va, uint64_t n);
 void arbel_tpt_sync(ArbelState *s);
 void arbel_tpt_cache_stats(ArbelState *s, uint64_t *hits, uint64_t *misses,
                            uint64_t *syncs);
+
+/* arbel-mptchk.c: the checks of an MPT entry */
+bool arbel_mpt_entry_check(ArbelState *s, uint32_t index, const uint32_t *d,
+                           bool cpu);
+void arbel_mpt_fw_image(ArbelState *s, uint32_t index, const uint8_t *img);
+void arbel_mpt_cpu_check(ArbelState *s, uint32_t index, const uint8_t *img);
 
 /* arbel-xlate.c: the walk key -> MPT -> MTT -> guest memory */
 uint32_t arbel_xlate_rw(ArbelState *s, ArbelXlReq *req, void *buf);

@@ -49,7 +49,8 @@ LAYERS = [
         'ctx': ['arbel-ctx.c', 'arbel-ctx.h'],
     }),
     ('TPT and translation engine', {
-        'tpt': ['arbel-tpt.c', 'arbel-xlate.c', 'arbel-mw.c', 'arbel-tpt.h'],
+        'tpt': ['arbel-tpt.c', 'arbel-mptchk.c', 'arbel-xlate.c', 'arbel-mw.c',
+                'arbel-tpt.h'],
     }),
     ('object modules', {
         'mpt': ['arbel-mpt.c', 'arbel-mpt.h'],

@@ -112,7 +112,8 @@ static void rd_fmr_write(uint32_t key, uint8_t syn, const char *name)
  * entry: unmapped, its cached entry serves the key until SYNC_TPT; then
  * mapped again under a new key with no SYNC_TPT, which works at once
  * (the entry read software-owned was not cached) while the old key is
- * refused.  After rd_tpt_cache(): the region maps rd.alt.
+ * refused; a reserved dword the CPU set in it is noted, not refused.
+ * After rd_tpt_cache(): the region maps rd.alt.
  */
 void rd_fmr_cycle(void)
 {
@@ -128,12 +129,15 @@ void rd_fmr_cycle(void)
 	rd_fmr_write(old, SYN_REMOTE_ACCESS,
 		     "FMR: unmapped and synced: the key refused -> 0x13");
 	put32(mpt + 8, hw_key(DST_IDX, 7));
+	/* a reserved dword set: the trace notes it (trace_checks.py) */
+	put32(mpt + 40, 1);
 	put32(mpt, d0 & ~MPT_SW_OWNS);
 	rd_fmr_write(key, 0,
 		     "FMR: mapped again under a new key, no SYNC_TPT: it works");
 	rd_fmr_write(old, SYN_REMOTE_ACCESS, "FMR: the old key refused -> 0x13");
 	/* the region as it was, for what follows */
 	put32(mpt + 8, hw_key(DST_IDX, 3));
+	put32(mpt + 40, 0);
 	check_status(cmd(OP_SYNC_TPT, 0, 0, 0, 0), ST_OK,
 		     "FMR: SYNC_TPT after the old key is back");
 }

@@ -71,6 +71,7 @@ GOOD = (
     '#417 unconfirmed: WRITE_MGM 6: next_gid_index 2 outside the AMGM '
     '[8, 2^4)',
     '#2 DOORBELL uar=1 offset=0x010 size=8 value=0x0000000a00000101',
+    '#420 unconfirmed: MPT 0x4e written by the CPU: reserved bits set',
 )
 # (check index, a line wrong in one field)
 BAD = (
@@ -141,6 +142,8 @@ BAD = (
     (32, GOOD[32].replace('uar=1', 'uar=0')),
     (32, GOOD[32].replace('offset=0x010', 'offset=0x018')),
     (32, GOOD[32].replace('value=0x0000000a00000101', 'value=0x00000101')),
+    (33, GOOD[33].replace(' unconfirmed:', ' unconfirmed_:')),
+    (33, GOOD[33].replace('reserved bits', 'win_cnt')),
 )
 
 # ib_mthca's first probe and removal on the stub (Debian 6.1's module, the

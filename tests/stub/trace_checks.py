@@ -212,6 +212,9 @@ CONFORMANCE = (
      _unconfirmed('WRITE_MGM 6: next_gid_index 2 outside the AMGM')),
     ('doorbell', 'DOORBELL uar=1 offset=0x010 size=8 '
      'value=0x0000000a00000101', _doorbell),
+    ('unconfirmed: an MPT entry the CPU rewrote, reserved bits',
+     'unconfirmed: MPT 0x4e written by the CPU: reserved bits set',
+     _unconfirmed('written by the CPU: reserved bits set')),
 )
 
 

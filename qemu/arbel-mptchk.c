@@ -3,7 +3,7 @@
  * entry SW2HW_MPT hands over (arbel-mpt.c refuses what a source states),
  * and an entry the CPU rewrote in ICM -- as mthca's FMRs did
  * (mthca_arbel_map_phys_fmr) and arbel's fast registration does -- found
- * the first time the translation engine reads it (arbel-tpt.c): the same
+ * the first time the translation engine reads it (arbel-xlate.c): the same
  * rules, each only noted, since no source says what the HCA does with
  * such an entry.
  *

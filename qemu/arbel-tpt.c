@@ -267,7 +267,6 @@ uint8_t arbel_tpt_cached_read(ArbelState *s, bool mpt, uint64_t key,
         return st;
     }
     if (mpt) {
-        arbel_mpt_cpu_check(s, key, buf);
         /*
          * An entry found software-owned is not kept: mthca's FMR map
          * (mthca_arbel_map_phys_fmr) makes one hardware-owned again with

@@ -93,6 +93,8 @@ uint32_t arbel_xlate_rw(ArbelState *s, ArbelXlReq *req, void *buf)
     } else if (st) {
         return ARBEL_XL_DMA_ERROR;
     }
+    /* an entry the CPU rewrote: the SW2HW_MPT rules, noted */
+    arbel_mpt_cpu_check(s, index, img);
     for (j = 0; j < 16; j++) {
         d[j] = ldl_be_p(img + 4 * j);
     }

@@ -112,7 +112,8 @@ STAGES = [
     Stage('kunit-x86', 'scripts/kunit-x86.sh', cost=91,
           kernel='debug 6.1', needs=['debug-kernel', 'qemu', 'vm'],
           what="the KUnit suites and the command-flow suites as modules "
-               "on the debug kernel, against arbel-stub"),
+               "on the debug kernel, against arbel-stub (the kernel "
+               "verbs and fast registration among them)"),
     Stage('conformance', 'tests/stub/run.sh', cost=38, kernel='6.1',
           needs=['qemu', 'vm'],
           what="arbel-stub's conformance suites and Debian's ib_mthca "
@@ -135,20 +136,22 @@ STAGES = [
                "the stub's data path: ibverbs-utils' pingpongs (loopback, "
                "port 1 to port 2, device to device over a cable), "
                "perftest, rdma-core's traffic tests"),
-    Stage('mthca-fabric', 'tests/fabric/run.sh', cost=61, kernel='6.1',
+    Stage('mthca-fabric', 'tests/fabric/run.sh', cost=65, kernel='6.1',
           needs=['qemu', 'vm'],
           what="the fabric's services on Debian's ib_mthca over two "
                "cabled stubs: the SA's answers, IPoIB (datagram and "
                "connected: ping, 16 MiB over TCP), rping, ucmatose, "
-               "udaddy, mckey, perftest -R"),
-    Stage('arbel-fabric', 'tests/fabric/run.sh arbel', cost=92,
+               "udaddy, mckey, perftest -R; NVMe over Fabrics and NFS "
+               "over RDMA refused (no fast registration)"),
+    Stage('arbel-fabric', 'tests/fabric/run.sh arbel', cost=106,
           kernel='6.1', needs=['module', 'qemu', 'vm'],
           what="the same fabric clients on arbel.ko (one port a device, "
                "two hosts): IPoIB both modes, rping, ucmatose, udaddy, "
-               "mckey, perftest -R, the SA's answers; 10 reloads with "
-               "IPoIB up and a ping running"),
+               "mckey, perftest -R, the SA's answers; NVMe over Fabrics "
+               "and NFS over RDMA on fast registration, 64 MiB each way "
+               "verified; 10 reloads with IPoIB up and a ping running"),
     Stage('arbel-fabric-6.12', 'on 6.12 arbel-fabric env RELOADS=0 '
-          'tests/fabric/run.sh arbel', cost=60, kernel='6.12',
+          'tests/fabric/run.sh arbel', cost=71, kernel='6.12',
           needs=['module-6.12', 'qemu', 'vm'],
           what="the same on Debian's 6.12 kernel, without the reloads "
                "(6.1's)"),

@@ -61,7 +61,30 @@ struct arbel_mpt {
 	u32 mtt_sz;
 };
 
+/**
+ * struct arbel_fr_reg - what an IB_WR_REG_MR sets in a fast-registration
+ * region's MPT entry
+ * @key: the new lkey/rkey
+ * @pd: the region's PD number
+ * @access: the request's IB access flags
+ * @page_size: the region's page size in bytes (ib_map_mr_sg()'s)
+ * @iova: the first byte's address
+ * @length: bytes
+ * @mtt_addr: ICM address of the region's first MTT entry
+ */
+struct arbel_fr_reg {
+	u32 key;
+	u32 pd;
+	int access;
+	u32 page_size;
+	u64 iova;
+	u64 length;
+	u64 mtt_addr;
+};
+
 int arbel_mpt_validate(const struct arbel_mpt *mpt);
+int arbel_mpt_fast_reg(const struct arbel_fr_reg *r,
+		       __be32 entry[ARBEL_MPT_DWORDS]);
 int arbel_mpt_encode(const struct arbel_mpt *mpt,
 		     __be32 entry[ARBEL_MPT_DWORDS]);
 int arbel_mpt_set_access(struct arbel_mpt *mpt, int ib_access);

@@ -37,6 +37,24 @@ static __be32 arbel_fr_sw(__be32 dword0)
 					       ARBEL_MPT_STATUS_SW));
 }
 
+/* the entry a REG_MR of @key with @access gives @mr as mapped now */
+static int arbel_fr_entry(struct arbel_mr *mr, u32 key, int access,
+			  __be32 img[ARBEL_MPT_DWORDS])
+{
+	struct arbel_fr_reg r = {
+		.key = key,
+		.pd = mr->hw.pdn,
+		.access = access,
+		.page_size = mr->ibmr.page_size,
+		.iova = mr->ibmr.iova,
+		.length = mr->ibmr.length,
+		.mtt_addr = arbel_mtt_addr(to_adev(mr->ibmr.device),
+					   mr->hw.mtt.first),
+	};
+
+	return arbel_mpt_fast_reg(&r, img);
+}
+
 /**
  * arbel_alloc_mr() - a fast-registration region, invalid until a REG_MR
  * @ibpd: its PD
@@ -181,13 +199,12 @@ int arbel_fr_check_reg(struct ib_pd *pd, const struct ib_reg_wr *wr)
 {
 	struct arbel_mr *mr = to_amr(wr->mr);
 	struct arbel_fr *fr = mr->fr;
-	struct arbel_mpt probe = {};
+	__be32 img[ARBEL_MPT_DWORDS];
 
 	if (!fr || wr->mr->pd != pd ||
 	    (wr->key & ~ARBEL_FR_KEY_BYTE) !=
 	    (mr->hw.key & ~ARBEL_FR_KEY_BYTE) ||
-	    (wr->access & IB_ZERO_BASED) ||
-	    arbel_mpt_set_access(&probe, wr->access))
+	    arbel_fr_entry(mr, wr->key, wr->access, img))
 		return -EINVAL;
 	if (test_and_set_bit(ARBEL_FR_VALID, &fr->posted))
 		return -EINVAL;
@@ -221,7 +238,6 @@ struct arbel_mr *arbel_fr_check_inv(struct arbel_dev *adev, struct ib_pd *pd,
 /**
  * arbel_fr_map() - execute a REG_MR: the region's MPT and MTT entries
  * rewritten in ICM
- * @adev: the HCA
  * @mr: the region, invalid (checked by arbel_fr_check_reg())
  * @key: its new key
  * @access: its IB access flags
@@ -233,25 +249,13 @@ struct arbel_mr *arbel_fr_check_inv(struct arbel_dev *adev, struct ib_pd *pd,
  *
  * Context: any (the send queue's lock held).
  */
-void arbel_fr_map(struct arbel_dev *adev, struct arbel_mr *mr, u32 key,
-		  int access)
+void arbel_fr_map(struct arbel_mr *mr, u32 key, int access)
 {
 	struct arbel_fr *fr = mr->fr;
-	struct arbel_mpt mpt = {
-		.status = ARBEL_MPT_STATUS_HW,
-		.page_size = ilog2(mr->ibmr.page_size) -
-			     ARBEL_MPT_PAGE_SHIFT_BASE,
-		.mem_key = arbel_key_to_hw(key),
-		.pd = mr->hw.pdn,
-		.start = mr->ibmr.iova,
-		.length = mr->ibmr.length,
-		.mtt_addr = arbel_mtt_addr(adev, mr->hw.mtt.first),
-	};
 	__be32 img[ARBEL_MPT_DWORDS];
 	u32 i;
 
-	if (WARN_ON(arbel_mpt_set_access(&mpt, access) ||
-		    arbel_mpt_encode(&mpt, img)))
+	if (WARN_ON(arbel_fr_entry(mr, key, access, img)))
 		return;
 	WRITE_ONCE(fr->mpt[0], arbel_fr_sw(img[0]));
 	/* software-owned before anything else changes */

@@ -54,8 +54,7 @@ void arbel_fr_free(struct arbel_dev *adev, struct arbel_mr *mr);
 int arbel_fr_check_reg(struct ib_pd *pd, const struct ib_reg_wr *wr);
 struct arbel_mr *arbel_fr_check_inv(struct arbel_dev *adev, struct ib_pd *pd,
 				    u32 rkey);
-void arbel_fr_map(struct arbel_dev *adev, struct arbel_mr *mr, u32 key,
-		  int access);
+void arbel_fr_map(struct arbel_mr *mr, u32 key, int access);
 void arbel_fr_unmap(struct arbel_mr *mr);
 
 #endif /* _ARBEL_FRMR_H */

@@ -59,7 +59,7 @@ int arbel_kqp_fr_wqe(struct arbel_qp *qp, const struct ib_send_wr *wr,
 		s->key = reg->key;
 		s->access = reg->access;
 		if (!stalled)
-			arbel_fr_map(adev, s->mr, s->key, s->access);
+			arbel_fr_map(s->mr, s->key, s->access);
 	} else {
 		s->mr = arbel_fr_check_inv(adev, qp->ibqp.pd,
 					   wr->ex.invalidate_rkey);
@@ -108,8 +108,7 @@ static void arbel_kqp_fr_work(struct work_struct *work)
 				if (s->fr == ARBEL_KFR_INV)
 					break;
 				if (s->fr == ARBEL_KFR_REG)
-					arbel_fr_map(adev, s->mr, s->key,
-						     s->access);
+					arbel_fr_map(s->mr, s->key, s->access);
 			}
 		}
 		/* a QP reset meanwhile takes no doorbell */

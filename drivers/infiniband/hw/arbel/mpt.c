@@ -8,6 +8,7 @@
 #include <linux/bitfield.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/log2.h>
 #include <kunit/visibility.h>
 #include <rdma/ib_verbs.h>
 
@@ -139,3 +140,36 @@ int arbel_mpt_set_access(struct arbel_mpt *mpt, int ib_access)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(arbel_mpt_set_access);
+
+/**
+ * arbel_mpt_fast_reg() - the MPT entry an IB_WR_REG_MR gives a
+ * fast-registration region
+ * @r: the request's key, access and the region's mapping
+ * @entry: the 16 big-endian dwords: a region, hardware-owned, translated
+ *	   through its MTT entries (not physical, not zero-based)
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL (@entry untouched) for a page size that is not
+ * 4 KiB << 0..19, zero-based access, or what arbel_mpt_set_access() or
+ * arbel_mpt_validate() refuse.
+ */
+int arbel_mpt_fast_reg(const struct arbel_fr_reg *r,
+		       __be32 entry[ARBEL_MPT_DWORDS])
+{
+	struct arbel_mpt mpt = {
+		.status = ARBEL_MPT_STATUS_HW,
+		.mem_key = arbel_key_to_hw(r->key),
+		.pd = r->pd,
+		.start = r->iova,
+		.length = r->length,
+		.mtt_addr = r->mtt_addr,
+	};
+
+	if (!is_power_of_2(r->page_size) ||
+	    r->page_size < BIT(ARBEL_MPT_PAGE_SHIFT_BASE) ||
+	    (r->access & IB_ZERO_BASED) || arbel_mpt_set_access(&mpt, r->access))
+		return -EINVAL;
+	mpt.page_size = ilog2(r->page_size) - ARBEL_MPT_PAGE_SHIFT_BASE;
+	return arbel_mpt_encode(&mpt, entry);
+}
+EXPORT_SYMBOL_IF_KUNIT(arbel_mpt_fast_reg);

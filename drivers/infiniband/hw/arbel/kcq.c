@@ -125,6 +125,7 @@ static int arbel_kcq_poll_one(struct arbel_dev *adev, struct arbel_cq *cq,
 	struct arbel_cqe_info ci;
 	struct arbel_kwq *wq;
 	struct arbel_qp *qp;
+	u8 fr = ARBEL_KFR_NONE;
 	int flags;
 	u32 idx;
 
@@ -148,9 +149,16 @@ static int arbel_kcq_poll_one(struct arbel_dev *adev, struct arbel_cq *cq,
 		arbel_ksrq_free_wqe(srq, ci.wqe_addr);
 	} else {
 		wq = arbel_kcq_wq(qp, &ci, &idx);
-		wq->tail += (idx - wq->last_comp - 1) % wq->max + 1;
-		wq->last_comp = idx;
 		wc->wr_id = wq->wrid[idx];
+		if (ci.is_send)
+			fr = wq->send[idx].fr;
+		/*
+		 * The slot read before the tail frees it for posting: pairs
+		 * with the acquire in arbel_kwq_full().
+		 */
+		smp_store_release(&wq->tail, wq->tail +
+				  (idx - wq->last_comp - 1) % wq->max + 1);
+		wq->last_comp = idx;
 	}
 	wc->qp = &qp->ibqp;
 	if (ci.error) {
@@ -160,9 +168,8 @@ static int arbel_kcq_poll_one(struct arbel_dev *adev, struct arbel_cq *cq,
 	}
 	wc->status = IB_WC_SUCCESS;
 	/* a NOP the driver posted for fast registration (kqp_fr.c) */
-	if (ci.is_send && qp->sq.send[idx].fr != ARBEL_KFR_NONE) {
-		wc->opcode = qp->sq.send[idx].fr == ARBEL_KFR_REG ?
-			     IB_WC_REG_MR : IB_WC_LOCAL_INV;
+	if (fr != ARBEL_KFR_NONE) {
+		wc->opcode = fr == ARBEL_KFR_REG ? IB_WC_REG_MR : IB_WC_LOCAL_INV;
 		return 0;
 	}
 	if (arbel_cqe_wc_opcode(&ci, &wc->opcode, &flags)) {

@@ -91,6 +91,8 @@ struct arbel_kq {
  * @hw_head: send queue: WQEs handed to the HCA (its doorbell rung); behind
  *	     @head while a LOCAL_INV waits for its SYNC_TPT (kqp_fr.c)
  * @send: send queue: what each WQE was posted as
+ * @gen: resets of the queue (a LOCAL_INV's work, back from SYNC_TPT,
+ *	 finds the queue started again)
  */
 struct arbel_kwq {
 	spinlock_t lock;	/* posting */
@@ -107,6 +109,7 @@ struct arbel_kwq {
 	u64 *wrid;
 	u32 hw_head;
 	struct arbel_ksend *send;
+	u32 gen;
 };
 
 /* what a send WQE stands for beside its opcode (struct arbel_ksend) */

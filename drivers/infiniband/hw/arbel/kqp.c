@@ -47,6 +47,7 @@ void arbel_kqp_reset_wq(struct arbel_kwq *wq)
 	wq->tail = 0;
 	wq->last_comp = wq->max - 1;
 	wq->hw_head = 0;
+	wq->gen++;
 	wq->prev = NULL;
 	if (wq->rec)
 		wq->rec[0] = 0;
@@ -213,7 +214,8 @@ static bool arbel_kwq_full(struct arbel_kwq *wq, u32 nreq, struct ib_cq *ibcq)
 	unsigned long flags;
 	u32 cur;
 
-	if (wq->head - READ_ONCE(wq->tail) + nreq < wq->max)
+	/* pairs with the release in arbel_kcq_poll_one() */
+	if (wq->head - smp_load_acquire(&wq->tail) + nreq < wq->max)
 		return false;
 	spin_lock_irqsave(&cq->lock, flags);
 	cur = wq->head - wq->tail;
@@ -461,7 +463,7 @@ int arbel_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	else if (!was)
 		arbel_kqp_hand(adev, qp, stop);
 	if (stalled && nreq)
-		queue_work(system_wq, &qp->fr_work);
+		queue_work(arbel_fr_wq, &qp->fr_work);
 	if (err)
 		*bad_wr = wr;
 	spin_unlock_irqrestore(&sq->lock, flags);
@@ -481,7 +483,7 @@ static void arbel_drain_done(struct ib_cq *cq, struct ib_wc *wc)
 /**
  * arbel_drain_rq() - wait until every receive posted to a kernel QP has
  * completed
- * @ibqp: the QP (not on an SRQ; its receive CQ not polled directly)
+ * @ibqp: the QP (not on an SRQ)
  *
  * As the core's generic drain, with one more transition: the QP goes to
  * the error state (which flushes the receives posted so far), a receive
@@ -503,13 +505,16 @@ void arbel_drain_rq(struct ib_qp *ibqp)
 
 	init_completion(&d.done);
 	err = ib_modify_qp(ibqp, &attr, IB_QP_STATE) ?:
-	      ib_post_recv(ibqp, &wr, NULL) ?:
-	      ib_modify_qp(ibqp, &attr, IB_QP_STATE);
+	      ib_post_recv(ibqp, &wr, NULL);
 	if (err) {
 		WARN_ONCE(1, "arbel: draining QP 0x%x failed: %d\n",
 			  ibqp->qp_num, err);
 		return;
 	}
+	/* posted: its completion (on this stack) is waited for, whatever */
+	err = ib_modify_qp(ibqp, &attr, IB_QP_STATE);
+	WARN_ONCE(err, "arbel: QP 0x%x to the error state again: %d\n",
+		  ibqp->qp_num, err);
 	if (cq->poll_ctx == IB_POLL_DIRECT)
 		while (!wait_for_completion_timeout(&d.done, HZ / 10))
 			ib_process_cq_direct(cq, -1);

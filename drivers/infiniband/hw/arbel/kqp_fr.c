@@ -18,10 +18,15 @@
  * done after it.  Consecutive LOCAL_INVs share one SYNC_TPT.
  */
 
+#include <linux/workqueue.h>
+
 #include "arbel.h"
 #include "frmr.h"
 #include "queue.h"
 #include "verbs.h"
+
+/* where the LOCAL_INVs' work runs (arbel_kqp_fr_wq_init()) */
+struct workqueue_struct *arbel_fr_wq;
 
 static struct arbel_ksend *arbel_kqp_send(struct arbel_kwq *sq, u32 i)
 {
@@ -87,8 +92,18 @@ static void arbel_kqp_fr_work(struct work_struct *work)
 
 	spin_lock_irqsave(&sq->lock, flags);
 	while (sq->hw_head != sq->head) {
+		/*
+		 * A failed device completes what is left flushed (kcq.c), and
+		 * its consumer may free the regions: touch none of them.
+		 */
+		if (arbel_dev_posting(adev)) {
+			sq->hw_head = sq->head;
+			break;
+		}
 		i = sq->hw_head;
 		if (arbel_kqp_send(sq, i)->fr == ARBEL_KFR_INV) {
+			u32 gen = sq->gen;
+
 			for (; i != sq->head; i++) {
 				s = arbel_kqp_send(sq, i);
 				if (s->fr != ARBEL_KFR_INV)
@@ -100,8 +115,14 @@ static void arbel_kqp_fr_work(struct work_struct *work)
 			wmb();
 			err = arbel_fw_sync_tpt(&adev->cmd);
 			spin_lock_irqsave(&sq->lock, flags);
-			if (err)
+			if (err) {
+				/* its reset completes them, flushed */
+				sq->hw_head = sq->head;
 				break;
+			}
+			/* reset meanwhile: the queue starts again */
+			if (gen != sq->gen)
+				continue;
 		} else {
 			for (; i != sq->head; i++) {
 				s = arbel_kqp_send(sq, i);
@@ -111,18 +132,41 @@ static void arbel_kqp_fr_work(struct work_struct *work)
 					arbel_fr_map(s->mr, s->key, s->access);
 			}
 		}
-		/* a QP reset meanwhile takes no doorbell */
+		/* a QP being reset takes no doorbell */
 		if (READ_ONCE(qp->state) == IB_QPS_RESET)
 			sq->hw_head = i;
 		else
 			arbel_kqp_hand(adev, qp, i);
 	}
-	if (err)
-		/* the device failed: its reset completes them, flushed */
-		sq->hw_head = sq->head;
 	spin_unlock_irqrestore(&sq->lock, flags);
 	if (err)
 		arbel_dev_fail(adev, "SYNC_TPT failed");
+}
+
+/**
+ * arbel_kqp_fr_wq_init() - the workqueue of the send queues' LOCAL_INVs
+ *
+ * WQ_MEM_RECLAIM: storage I/O waits for their completions, also while
+ * memory is reclaimed, and its teardown flushes them from reclaim-safe
+ * work.
+ *
+ * Context: process (module load).
+ * Return: 0 or -ENOMEM.
+ */
+int arbel_kqp_fr_wq_init(void)
+{
+	arbel_fr_wq = alloc_workqueue("arbel_fr", WQ_MEM_RECLAIM, 0);
+	return arbel_fr_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * arbel_kqp_fr_wq_exit() - undo arbel_kqp_fr_wq_init()
+ *
+ * Context: process (module unload; no QP left).
+ */
+void arbel_kqp_fr_wq_exit(void)
+{
+	destroy_workqueue(arbel_fr_wq);
 }
 
 /**

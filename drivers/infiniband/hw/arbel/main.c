@@ -435,12 +435,17 @@ static int __init arbel_init(void)
 {
 	int err;
 
+	err = arbel_kqp_fr_wq_init();
+	if (err)
+		return err;
 	arbel_debugfs_root = debugfs_create_dir(ARBEL_DRV_NAME, NULL);
 	debugfs_create_u32("icm_max_block_kib", 0600, arbel_debugfs_root,
 			   &icm_max_block_kib);
 	err = pci_register_driver(&arbel_driver);
-	if (err)
+	if (err) {
 		debugfs_remove_recursive(arbel_debugfs_root);
+		arbel_kqp_fr_wq_exit();
+	}
 	return err;
 }
 module_init(arbel_init);
@@ -449,6 +454,7 @@ static void __exit arbel_exit(void)
 {
 	pci_unregister_driver(&arbel_driver);
 	debugfs_remove_recursive(arbel_debugfs_root);
+	arbel_kqp_fr_wq_exit();
 }
 module_exit(arbel_exit);
 

@@ -219,6 +219,9 @@ void arbel_kqp_hand(struct arbel_dev *adev, struct arbel_qp *qp, u32 end);
 int arbel_kqp_fr_wqe(struct arbel_qp *qp, const struct ib_send_wr *wr,
 		     struct arbel_ksend *s, void *wqe, bool stalled);
 void arbel_kqp_fr_init(struct arbel_qp *qp);
+int arbel_kqp_fr_wq_init(void);
+void arbel_kqp_fr_wq_exit(void);
+extern struct workqueue_struct *arbel_fr_wq;
 
 /* ksrq.c */
 int arbel_ksrq_create(struct arbel_dev *adev, struct arbel_srq *srq);

@@ -61,7 +61,7 @@ uint64_t arbel_dp_count(ArbelState *s, unsigned int which);
 /* arbel-rq.c: a message arrives at a port */
 ArbelResp arbel_rq_receive(ArbelState *s, unsigned int port, ArbelMsg *m,
                            uint8_t *rdata);
-void arbel_rq_flush(ArbelState *s, uint32_t qpn);
+void arbel_rq_flush(ArbelState *s, uint32_t qpn, bool entered);
 
 /* arbel-fabric.c: a message to the port its LID names */
 ArbelResp arbel_fabric_send(ArbelState *s, unsigned int port, ArbelMsg *m,

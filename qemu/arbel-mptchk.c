@@ -58,7 +58,6 @@ static bool arbel_mpt_hard(ArbelState *s, uint32_t index, bool cpu,
     return false;
 }
 
-
 /* The MTT range of a translated region: noted if outside the MTT area. */
 static void arbel_mpt_mtt_note(ArbelState *s, uint32_t index, bool cpu,
                                const uint32_t *d)
@@ -109,15 +108,16 @@ bool arbel_mpt_entry_check(ArbelState *s, uint32_t index, const uint32_t *d,
         ok = arbel_mpt_hard(s, index, cpu, "page_size 20 or more, or lkey");
     }
     /* PRM: mtt_adr_l "Must be aligned on 8 bytes" */
-    if (ok && (d[ARBEL_MPT_DW_MTT_L] & ARBEL_MPT_D12_RSVD7)) {
+    if ((ok || cpu) && (d[ARBEL_MPT_DW_MTT_L] & ARBEL_MPT_D12_RSVD7)) {
         ok = arbel_mpt_hard(s, index, cpu, "mtt_adr not 8-byte aligned");
     }
     /* PRM: type "must be zero for regions" */
-    if (ok && region && (page & ARBEL_MPT_D1_TYPE)) {
+    if ((ok || cpu) && region && (page & ARBEL_MPT_D1_TYPE)) {
         ok = arbel_mpt_hard(s, index, cpu, "type not 0 on a region");
     }
     /* QUERY_DEV_LIM 0x21: the largest region the device translates */
-    if (ok && region && !phys && len > (1ULL << ARBEL_LOG_MAX_MR_SIZE)) {
+    if ((ok || cpu) && region && !phys &&
+        len > (1ULL << ARBEL_LOG_MAX_MR_SIZE)) {
         ok = arbel_mpt_hard(s, index, cpu, "length above 2^36");
     }
     if (!ok && !cpu) {

@@ -229,7 +229,7 @@ static void arbel_rq_fail(ArbelState *s, const ArbelRqQp *q, uint8_t event)
 {
     arbel_qp_to_error(s, q->qpn);
     arbel_rq_event(s, event, q->qpn);
-    arbel_rq_flush(s, q->qpn);
+    arbel_rq_flush(s, q->qpn, true);
 }
 
 /* a message that needs a receive WQE: SEND, SEND_IMM, RDMA WRITE_IMM */
@@ -260,7 +260,7 @@ static ArbelResp arbel_rq_consume(ArbelState *s, ArbelQp *qp,
     trace_arbel_recv_error(arbel_trace_seq(s), q->qpn, syn);
     arbel_cqe_error(s, q->cqn, q->qpn, w.cqe_wqe, false, syn);
     arbel_qp_to_error(s, q->qpn);
-    arbel_rq_flush(s, q->qpn);
+    arbel_rq_flush(s, q->qpn, true);
     if (q->st != ARBEL_QP_ST_RC) {
         return ARBEL_RESP_DROP;
     }
@@ -467,11 +467,13 @@ ArbelResp arbel_rq_receive(ArbelState *s, unsigned int port, ArbelMsg *m,
  * arbel_rq_flush - a QP in ERR: its posted receive WQEs complete flushed
  * @s: the device
  * @qpn: the QP
+ * @entered: the QP just entered ERR (not a 2ERR on a QP in ERR already)
  *
  * A QP on an SRQ flushes nothing of the shared queue; it reports the last
- * WQE reached event instead (IBTA 11.6.3.1, mthca's eq code).
+ * WQE reached event instead (IBTA 11.6.3.1, mthca's eq code), once: when
+ * it enters ERR.
  */
-void arbel_rq_flush(ArbelState *s, uint32_t qpn)
+void arbel_rq_flush(ArbelState *s, uint32_t qpn, bool entered)
 {
     uint8_t ctx[ARBEL_QPC_SIZE];
     ArbelRecvWqe w;
@@ -483,7 +485,9 @@ void arbel_rq_flush(ArbelState *s, uint32_t qpn)
         return;
     }
     if (ldl_be_p(ctx + ARBEL_QPC_SRQN) & ARBEL_QPC_HAS_SRQ) {
-        arbel_rq_event(s, ARBEL_EV_SRQ_LAST_WQE, qpn);
+        if (entered) {
+            arbel_rq_event(s, ARBEL_EV_SRQ_LAST_WQE, qpn);
+        }
         return;
     }
     cqn = ldl_be_p(ctx + ARBEL_QPC_CQN_RCV) & ARBEL_QPN_MASK;

@@ -140,7 +140,7 @@ static void arbel_sq_run(ArbelState *s, uint32_t qpn)
                             o.syn);
             arbel_qp_to_error(s, qpn);
             arbel_sq_flush(s, &q, qp);
-            arbel_rq_flush(s, qpn);
+            arbel_rq_flush(s, qpn, true);
             return;
         }
     }
@@ -222,6 +222,7 @@ void arbel_sq_doorbell(ArbelState *s, uint32_t head_op, uint32_t qpn_size)
 uint8_t arbel_dp_cmd_modify_qp(ArbelState *s, ArbelCmd *cmd)
 {
     uint32_t qpn = cmd->in_mod & ARBEL_QP_NUM_MASK;
+    unsigned int was = arbel_qp_state_of(s, qpn);
     uint8_t st = arbel_cmd_modify_qp(s, cmd);
 
     if (st || cmd->in_mod & ARBEL_QP_IS_EE) {
@@ -229,7 +230,7 @@ uint8_t arbel_dp_cmd_modify_qp(ArbelState *s, ArbelCmd *cmd)
     }
     if (cmd->opcode == ARBEL_OP_2ERR_QPEE) {
         arbel_sq_run(s, qpn);
-        arbel_rq_flush(s, qpn);
+        arbel_rq_flush(s, qpn, was != ARBEL_QPS_ERR);
     } else if (cmd->opcode == ARBEL_OP_SQD2RTS_QPEE ||
                cmd->opcode == ARBEL_OP_SQERR2RTS_QPEE) {
         arbel_sq_run(s, qpn);

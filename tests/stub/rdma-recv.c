@@ -4,7 +4,7 @@
  * WQEs that doorbell records count (RNR, the immediate, too small a
  * buffer, flushes), a doorbell of two 32-bit stores, a DMA the bus
  * refuses, a full CQ, an SRQ (its link walk, limit event, last WQE
- * reached).  Sources: rdma.c's header.
+ * reached), a receive posted in ERR flushed by the next 2ERR.  Sources: rdma.c's header.
  */
 #include <unistd.h>
 
@@ -93,6 +93,27 @@ void rd_receives(void)
 	ktap_test_check(rd_all(rd.src->va + 0xa10, 0xcc, 0xf0),
 			"too small a buffer: nothing written past it",
 			"byte 0xa10: 0x%02x", rd.src->va[0xa10]);
+	rd_qp_up(QP_RRE | QP_RWE | QP_RAE);
+}
+
+/*
+ * A receive posted to a QP in ERR (its doorbell record only, no doorbell)
+ * completes flushed at the next 2ERR (arbel-stub.rst, "Errors")
+ */
+void rd_recv_in_err(void)
+{
+	uint32_t pi;
+
+	check_status(cmd(OP_2ERR, 0, 0, 0, 0), ST_OK, "2ERR");
+	pi = rd_cq_producer();
+	rd_recv_wqe(0, 64, 0x800);
+	usleep(10000);
+	ktap_test_check(rd_cq_producer() == pi,
+			"a receive posted in ERR: no CQE while no command comes",
+			"CQ producer 0x%x, was 0x%x", rd_cq_producer(), pi);
+	check_status(cmd(OP_2ERR, 0, 0, 0, 0), ST_OK, "2ERR on a QP in ERR");
+	rd_check_recv_err(0, SYN_WR_FLUSH,
+			  "... flushes the receive posted since: 0x05");
 	rd_qp_up(QP_RRE | QP_RWE | QP_RAE);
 }
 

@@ -204,6 +204,7 @@ void suite_rdma(void)
 	writes_and_reads();
 	atomics();
 	rd_receives();
+	rd_recv_in_err();
 	rd_more();
 	rd_windows();
 	eq_create_unarmed(rd.cq->va + 0x800, EQ_VA, rd_key(Q_IDX));

@@ -125,6 +125,7 @@ void rd_check_recv_cqe(unsigned int n, uint8_t op, uint32_t bytes,
 void rd_check_recv_err(unsigned int n, uint8_t syn, const char *name);
 uint32_t rd_cq_producer(void);
 void rd_receives(void);
+void rd_recv_in_err(void);
 void rd_more(void);
 void rd_windows(void);
 void rd_cq_overrun(void);

@@ -55,6 +55,7 @@ import storage
 BIN = '/opt/arbel/bin'
 IP = '/usr/bin/ip'
 NFS_BIN = f'{BIN}/nfs'          # run.sh: nfs-kernel-server's tools
+NVME_BIN = f'{BIN}/nvme'        # run.sh: nvme-cli and its libraries
 RXE_ADDR = '10.9.1.1'
 
 
@@ -301,7 +302,7 @@ def storage_group(k, args, dev, addr, works):
         frwr_diag(k, dev)
     before = sync_tpts()
     if nvme:
-        storage.Nvme(dev, addr, works, args.timeout).run(k)
+        storage.Nvme(dev, addr, works, args.timeout, NVME_BIN).run(k)
     if nfs:
         storage.Nfs(dev, addr, works, args.timeout, NFS_BIN,
                     NFS_BIN).run(k)

@@ -20,7 +20,8 @@
 # over Fabrics and NFS over RDMA through the first device, in the guest,
 # with nvmet, nvme-rdma, null_blk, nfsd, rpcrdma and nfsv4 in the image
 # and nfs-kernel-server's rpc.mountd and exportfs (with the libwrap
-# rpc.mountd links) in the guest-bin: fetched with apt-get download and
+# rpc.mountd links) and nvme-cli (with the libraries the VM lacks) in the
+# guest-bin: fetched with apt-get download and
 # unpacked with dpkg-deb -x into $ARBEL_CACHE/kpkg, never installed on
 # the host.
 #
@@ -112,6 +113,50 @@ nfs_tools() {
 	cp "$dir/usr/sbin/rpc.mountd" "$dir/usr/sbin/exportfs" "$dir/$lib" "$gb/nfs/"
 }
 nfs_tools || judge --setup-error "nfs-kernel-server's tools: apt-get download or unpack failed"
+
+# Debian's nvme-cli, unmodified, and the libraries it needs that the VM
+# lacks (libnvme-mi links D-Bus, hence libsystemd and its compressors),
+# into $gb/nvme the same way: the storage group's nvme connect and
+# disconnect (LD_LIBRARY_PATH=$gb/nvme in the guest)
+NVME_PKGS="nvme-cli libnvme1 libjson-c5 libssl3 libdbus-1-3 libsystemd0
+	libgcrypt20 libgpg-error0 libzstd1 liblz4-1"
+NVME_LIBS="libnvme.so.1 libnvme-mi.so.1 libjson-c.so.5 libcrypto.so.3
+	libdbus-1.so.3 libsystemd.so.0 libgcrypt.so.20 libgpg-error.so.0
+	libzstd.so.1 liblz4.so.1"
+nvme_tools() {
+	local p v want=() dir f
+	for p in $NVME_PKGS; do
+		v=$(scripts/kpkg.sh version "$p")
+		[ -n "$v" ] || { want=() && break; }
+		want+=("$p=$v")
+	done
+	if [ ${#want[@]} -gt 0 ]; then
+		dir=$ARBEL_CACHE/kpkg/${want[0]/=/+}
+		mkdir -p "$ARBEL_CACHE/kpkg"
+		(
+			flock 7
+			[ ! -f "$dir/.done" ] || exit 0
+			rm -rf "$dir.tmp" && mkdir -p "$dir.tmp" || exit 1
+			(cd "$dir.tmp" && apt-get download -qq -o APT::Sandbox::User=root \
+				"${want[@]}" >&2) || exit 1
+			for f in "$dir.tmp"/*.deb; do
+				dpkg-deb -x "$f" "$dir.tmp" && rm -f "$f" || exit 1
+			done
+			touch "$dir.tmp/.done" && mv "$dir.tmp" "$dir"
+		) 7>"$dir.lock" || return 1
+	else
+		dir=$(find "$ARBEL_CACHE/kpkg" -maxdepth 2 -name .done \
+			-path '*/nvme-cli+*' 2>/dev/null | sed 's|/.done$||' | sort -V | tail -n 1)
+		[ -n "$dir" ] || return 1
+	fi
+	mkdir -p "$gb/nvme"
+	cp "$dir/usr/sbin/nvme" "$gb/nvme/" || return 1
+	for p in $NVME_LIBS; do
+		f=$(find "$dir/lib" "$dir/usr/lib" -name "$p" 2>/dev/null | head -n 1)
+		[ -n "$f" ] && cp -L "$f" "$gb/nvme/" || return 1
+	done
+}
+nvme_tools || judge --setup-error "nvme-cli: apt-get download or unpack failed"
 cp ${ko:+"$ko"} tests/fabric/fabric_guest.py tests/fabric/fabric_cases.py \
 	tests/fabric/sa_query.py tests/fabric/tcp_xfer.py tests/fabric/storage.py "$gb/"
 if [ "$DRIVER" = rxe ]; then

@@ -7,13 +7,13 @@ their connections in init_net).
 
   nvme   nvmet + nvmet-rdma export a memory-backed null_blk (configfs,
          /sys/kernel/config/nvmet) on ADDR:4420; the host connects
-         through /dev/nvme-fabrics with the option string nvme-cli's
-         libnvme writes there ("nvme connect -t rdma -a ADDR -s 4420 -n
-         NQN": Debian's nvme-cli would bring about 9 MB of libraries
-         into the VM); 64 MiB written to /dev/nvmeXnY with O_DIRECT in
-         1 MiB blocks, the target's null_blk read locally and the
-         namespace read back (O_DIRECT), each byte compared; the
-         controller deleted; the target torn down, its modules removed.
+         with Debian's nvme-cli ("nvme connect -t rdma -a ADDR -s 4420
+         -n NQN", unpacked on the host with the libraries the VM lacks,
+         never installed there); 64 MiB written to /dev/nvmeXnY with
+         O_DIRECT in 1 MiB blocks, the target's null_blk read locally
+         and the namespace read back (O_DIRECT), each byte compared;
+         "nvme disconnect -n NQN"; the target torn down, its modules
+         removed.
   nfs    Debian's rpc.mountd and exportfs (nfs-kernel-server, unpacked
          on the host, never installed there) export a tmpfs; nfsd set
          up through /proc/fs/nfsd as rpc.nfsd does, but NFSv4 only and
@@ -39,7 +39,9 @@ connect, a mount, I/O over the fabric, a write to a controller's or
 nfsd's control files, an rmmod) runs in a child process (forked, or a
 shell), killed after that time and then abandoned (a task stuck in the
 kernel cannot be waited for).  The pattern, the option strings and the
-verdicts are pure (tests/pylib/tests/test_storage.py).
+verdicts are pure (tests/pylib/tests/test_storage.py).  Debian's tools
+(nvme-cli, rpc.mountd, exportfs) run as they are, with LD_LIBRARY_PATH
+their directory in the guest-bin.
 """
 
 import ctypes
@@ -63,6 +65,9 @@ SEED = 29
 MAGIC = b'ARBEL-29'
 
 NQN = 'nqn.2026-12.org.arbel:issue29'
+# the host's: nvme-cli reads them from /etc/nvme, which the VM has not
+HOSTID = '29a2be10-0000-4000-8000-000000000029'
+HOSTNQN = f'nqn.2014-08.org.nvmexpress:uuid:{HOSTID}'
 NVME_PORT = 4420
 NFS_PORT = 20049
 EXPORT = '/srv/arbel-nfs'
@@ -117,20 +122,30 @@ def first_difference(got, want):
     return n
 
 
-def nvmf_options(addr, nqn=NQN, port=NVME_PORT):
-    """The option string of "nvme connect -t rdma -a @addr -s @port -n
-    @nqn" (nvme-cli's libnvme writes it to /dev/nvme-fabrics); lost
-    connections give up at once (no 10 minutes of reconnecting)."""
-    return (f'nqn={nqn},transport=rdma,traddr={addr},trsvcid={port},'
-            'nr_io_queues=1,ctrl_loss_tmo=5,reconnect_delay=1,'
-            'fast_io_fail_tmo=0')
+def nvme_connect_args(addr, nqn=NQN, port=NVME_PORT):
+    """nvme-cli's arguments for "nvme connect -t rdma -a @addr -s @port
+    -n @nqn": the host's NQN and id given (the VM has no /etc/nvme), one
+    I/O queue, and a lost connection gives up at once (no 10 minutes of
+    reconnecting); "device: nvmeN" printed."""
+    return ['connect', '-t', 'rdma', '-a', addr, '-s', str(port),
+            '-n', nqn, '-q', HOSTNQN, '-I', HOSTID, '-i', '1',
+            '-l', '5', '-c', '1', '-o', 'normal']
 
 
-def nvmf_instance(text):
-    """The controller's instance from /dev/nvme-fabrics' answer
-    ("instance=0,cntlid=1"), None if there is none."""
-    m = re.search(r'(?:^|,)instance=(\d+)', text or '')
-    return int(m.group(1)) if m else None
+def nvme_controller(text):
+    """The new controller's name from "nvme connect"'s output ("device:
+    nvme0"; "device" : "nvme0" with -o json), None if there is none."""
+    m = re.search(r'^\s*"?device"?\s*:\s*"?(nvme\d+)\b', text or '',
+                  re.M)
+    return m.group(1) if m else None
+
+
+def new_controllers(before, after, nqn=NQN):
+    """The controllers (names) in @after, {name: subsysnqn} read from
+    /sys/class/nvme-fabrics/ctl, that are not in @before and are
+    connected to @nqn."""
+    return sorted(c for c, n in after.items()
+                  if c not in before and n.strip() == nqn)
 
 
 def nfs_options(addr, port=NFS_PORT):
@@ -202,20 +217,6 @@ def rate(nbytes, secs):
 # ------------------------------ what a child does (in_child() runs it)
 
 
-def do_connect(options):
-    """What nvme-cli's libnvme does: the options in one write to
-    /dev/nvme-fabrics, the new controller's "instance=N,cntlid=M" read
-    back from the same file."""
-    fd = os.open('/dev/nvme-fabrics', os.O_RDWR)
-    try:
-        os.write(fd, options.encode())
-        return 0, os.read(fd, 4096).decode().strip()
-    except OSError as e:
-        return 1, f'write /dev/nvme-fabrics: {e.strerror} (errno {e.errno})'
-    finally:
-        os.close(fd)
-
-
 def do_write(path, direct):
     """The pattern into @path (O_DIRECT if @direct, else through the page
     cache), then fsync: (rc, what it did)."""
@@ -278,13 +279,13 @@ def do_mount(src, target, fstype, options):
 # ----------------------------------------------------- the guest's steps
 
 
-def run(argv, timeout=30):
-    """(rc, output) of @argv, at most @timeout seconds; rc None when it
-    did not end (killed then, and not waited for more than 5 s: a task
-    stuck in the kernel cannot be)."""
+def run(argv, timeout=30, env=None):
+    """(rc, output) of @argv (in @env, else ours), at most @timeout
+    seconds; rc None when it did not end (killed then, and not waited for
+    more than 5 s: a task stuck in the kernel cannot be)."""
     p = subprocess.Popen(argv, stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                         text=True)
+                         text=True, env=env)
     try:
         out = p.communicate(timeout=timeout)[0]
         return p.returncode, out.strip()
@@ -414,6 +415,13 @@ def steps(k, prefix, todo):
     return True
 
 
+def fabrics_ctls():
+    """The fabrics controllers: {name: subsysnqn} from
+    /sys/class/nvme-fabrics/ctl."""
+    return {os.path.basename(d): read_file(f'{d}/subsysnqn')
+            for d in glob.glob('/sys/class/nvme-fabrics/ctl/nvme*')}
+
+
 def wait_for(cond, limit=10.0):
     """Poll @cond() every 0.2 s for at most @limit seconds: its last
     value."""
@@ -428,16 +436,25 @@ def wait_for(cond, limit=10.0):
 class Nvme:
     """NVMe over Fabrics over RDMA through @dev at @addr (see the top);
     @works: whether @dev has fast registration (else the connect must be
-    refused); @timeout: a step's seconds."""
+    refused); @timeout: a step's seconds; @bindir: where nvme-cli's nvme
+    and the libraries it needs are."""
 
-    def __init__(self, dev, addr, works, timeout):
+    def __init__(self, dev, addr, works, timeout, bindir):
         self.dev, self.addr = dev, addr
         self.works, self.timeout = works, timeout
+        self.bindir = bindir
         self.subsys = f'{NVMET}/subsystems/{NQN}'
         self.ns = f'{self.subsys}/namespaces/1'
         self.port = f'{NVMET}/ports/1'
-        self.instance = None
+        self.ctrl = None                # nvmeN, once connected
         self.disk = None
+
+    def nvme(self, args):
+        """(rc, output) of nvme-cli's "nvme @args" (a child process, at
+        most a step's seconds)."""
+        env = dict(os.environ, LD_LIBRARY_PATH=self.bindir)
+        return run([os.path.join(self.bindir, 'nvme')] + args,
+                   self.timeout, env)
 
     def target(self):
         s, ns, p = q(self.subsys), q(self.ns), q(self.port)
@@ -460,25 +477,35 @@ class Nvme:
                            f'rdma {self.addr}:{NVME_PORT}')
 
     def connect(self):
+        nvme = os.path.join(self.bindir, 'nvme')
+        if not os.access(nvme, os.X_OK):
+            return False, f'no {nvme}'
         before = set(glob.glob('/dev/nvme*n*'))
+        ctls0 = fabrics_ctls()
         log0 = dmesg()
-        rc, out = in_child(self.timeout, do_connect,
-                           nvmf_options(self.addr))
-        self.instance = nvmf_instance(out) if rc == 0 else None
+        rc, out = self.nvme(nvme_connect_args(self.addr))
+        found = new_controllers(ctls0, fabrics_ctls())
+        if rc == 0:
+            self.ctrl = nvme_controller(out) or (found or [None])[0]
+        elif found:                     # failed, yet it left one behind
+            self.ctrl = found[0]
         if not self.works:
             return refusal('nvme', self.dev, rc, out,
                            new_lines(log0, dmesg()))
-        if self.instance is None:
-            return False, (f'{out}; dmesg: ' +
+        if rc != 0 or self.ctrl is None:
+            return False, (f'exit {rc}: {out}; dmesg: ' +
                            ' | '.join(new_lines(log0, dmesg())[-5:]))
-        ctrl = f'/sys/class/nvme/nvme{self.instance}'
+        ctrl = f'/sys/class/nvme/{self.ctrl}'
         transport = read_file(f'{ctrl}/transport')
         address = read_file(f'{ctrl}/address')
+        nqn = read_file(f'{ctrl}/subsysnqn')
         new = wait_for(lambda: [
             d for d in sorted(set(glob.glob('/dev/nvme*n*')) - before)
             if re.fullmatch(r'/dev/nvme\d+n\d+', d)])
-        if transport != 'rdma' or f'traddr={self.addr}' not in address:
-            return False, f'{ctrl}: transport {transport!r}, {address!r}'
+        if (transport != 'rdma' or f'traddr={self.addr}' not in address
+                or nqn != NQN):
+            return False, (f'{ctrl}: transport {transport!r}, {address!r}, '
+                           f'{nqn!r}')
         if len(new) != 1:
             return False, f'{out}: namespaces that appeared: {new}'
         self.disk = new[0]
@@ -496,12 +523,13 @@ class Nvme:
         return child_ok(self.timeout, do_verify, self.disk, True)
 
     def disconnect(self):
-        ctrl = f'/sys/class/nvme/nvme{self.instance}'
-        ok, out = shell([f'echo 1 > {ctrl}/delete_controller'],
-                        self.timeout)
-        if ok and not wait_for(lambda: not os.path.exists(ctrl)):
-            return False, f'{ctrl} still there 10 s later'
-        return ok, out
+        ctrl = f'/sys/class/nvme/{self.ctrl}'
+        rc, out = self.nvme(['disconnect', '-n', NQN])
+        if rc != 0:
+            return False, f'exit {rc}: {out}'
+        if not wait_for(lambda: not os.path.exists(ctrl)):
+            return False, f'{out}; {ctrl} still there 10 s later'
+        return True, out
 
     def teardown(self):
         s, ns, p = q(self.subsys), q(self.ns), q(self.port)
@@ -534,8 +562,8 @@ class Nvme:
                 (f'connect refused as expected: {self.dev} lacks '
                  'IB_DEVICE_MEM_MGT_EXTENSIONS', self.connect)])
         last = [('target torn down, modules removed', self.teardown)]
-        if self.instance is not None:
-            last.insert(0, ('disconnect', self.disconnect))
+        if self.ctrl is not None:
+            last.insert(0, (f'disconnect -n {NQN}', self.disconnect))
         steps(k, 'nvme', last)
 
 

@@ -68,25 +68,40 @@ class Storage(unittest.TestCase):
         self.assertEqual(self.st.first_difference(want[:1000], want), 1000)
         self.assertEqual(self.st.first_difference(b'', want), 0)
 
-    def test_nvmf_options(self):
-        """"nvme connect -t rdma -a ADDR -s 4420 -n NQN" as the kernel's
-        nvmf_parse_options() reads it; a lost connection gives up."""
-        opts = self.st.nvmf_options('10.9.0.1')
-        fields = dict(o.split('=', 1) for o in opts.split(','))
-        self.assertEqual(fields['transport'], 'rdma')
-        self.assertEqual(fields['traddr'], '10.9.0.1')
-        self.assertEqual(fields['trsvcid'], '4420')
-        self.assertEqual(fields['nqn'], self.st.NQN)
-        self.assertLessEqual(int(fields['reconnect_delay']),
-                             int(fields['ctrl_loss_tmo']))
-        self.assertNotIn(' ', opts)
+    def test_nvme_connect_args(self):
+        """"nvme connect -t rdma -a ADDR -s 4420 -n NQN", the host's NQN
+        and id given; a lost connection gives up."""
+        args = self.st.nvme_connect_args('10.9.0.1')
+        self.assertEqual(args[0], 'connect')
+        opts = dict(zip(args[1::2], args[2::2]))
+        self.assertEqual(len(args) % 2, 1)
+        self.assertEqual(opts['-t'], 'rdma')
+        self.assertEqual(opts['-a'], '10.9.0.1')
+        self.assertEqual(opts['-s'], '4420')
+        self.assertEqual(opts['-n'], self.st.NQN)
+        self.assertTrue(opts['-q'].endswith(':uuid:' + opts['-I']))
+        self.assertLessEqual(int(opts['-c']), int(opts['-l']))
+        self.assertTrue(all(isinstance(a, str) and a for a in args))
 
-    def test_nvmf_instance(self):
-        self.assertEqual(self.st.nvmf_instance('instance=3,cntlid=1'), 3)
-        self.assertEqual(self.st.nvmf_instance('instance=0,cntlid=1\n'), 0)
-        self.assertIsNone(self.st.nvmf_instance('write /dev/nvme-fabrics: '
-                                                'Connection refused'))
-        self.assertIsNone(self.st.nvmf_instance(''))
+    def test_nvme_controller(self):
+        self.assertEqual(self.st.nvme_controller('device: nvme0\n'),
+                         'nvme0')
+        self.assertEqual(self.st.nvme_controller(
+            '{\n  "device" : "nvme12"\n}'), 'nvme12')
+        self.assertIsNone(self.st.nvme_controller(
+            'could not add new controller: failed to write to '
+            'nvme-fabrics device'))
+        self.assertIsNone(self.st.nvme_controller('device: nvme0n1x'))
+        self.assertIsNone(self.st.nvme_controller(''))
+        self.assertIsNone(self.st.nvme_controller(None))
+
+    def test_new_controllers(self):
+        nqn = self.st.NQN
+        before = {'nvme0': nqn}
+        after = {'nvme0': nqn, 'nvme1': 'nqn.other', 'nvme2': nqn + '\n'}
+        self.assertEqual(self.st.new_controllers(before, after), ['nvme2'])
+        self.assertEqual(self.st.new_controllers(after, after), [])
+        self.assertEqual(self.st.new_controllers({}, {}), [])
 
     def test_nfs_options(self):
         """The kernel takes no host name: addr= is always there."""

@@ -56,6 +56,7 @@ UNBIND_GONE_S = 10      # unbind of a device gone from the bus
 CATAS_POLL_S = 5        # drivers/.../eq.h ARBEL_CATAS_POLL_MS
 INTA_PIN = 5
 GONE_MSG = 'the device is gone from the bus'
+HELD_WAIT_S = 30         # a process under load reaching the driver
 
 
 def dmesg_count(text):
@@ -78,6 +79,23 @@ def debugfs_file(name):
     return paths[0]
 
 
+def in_driver(pid, secs):
+    """Wait until process pid sleeps inside arbel.ko (its kernel stack
+    names a function of the module): whether it did within secs.  Under
+    load a process can take seconds to reach the driver, and a command
+    not yet outstanding at the pull would not be timed from it."""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < secs:
+        try:
+            with open(f'/proc/{pid}/stack', encoding='ascii') as f:
+                if '[arbel]' in f.read():
+                    return True
+        except OSError:
+            return False        # it has ended: reported by the caller
+        time.sleep(0.1)
+    return False
+
+
 def eq_mode():
     with open(debugfs_file('eq/mode'), encoding='ascii') as f:
         return f.read().strip()
@@ -98,9 +116,11 @@ class LifeCycle(DeviceCase):
         procs = []
         try:
             win.fi_hold(QUERY_MPT, HOLD_FOREVER)
-            for _ in range(2):
+            for i in range(1, 3):
                 procs.append(start(['rdma', '-r', 'res', 'show', 'mr']))
-                time.sleep(1)
+                if not in_driver(procs[-1].pid, HELD_WAIT_S):
+                    problems.append(f'command {i} not waiting in arbel '
+                                    f'after {HELD_WAIT_S} s')
             if any(p.poll() is not None for p in procs):
                 problems.append('a command ended before the pull: '
                                 f'{[p.poll() for p in procs]}')

@@ -11,9 +11,11 @@
 #
 # The kernel is cached in $ARBEL_CACHE/debug-kernel-<source>-<key>, keyed
 # by the source package, the fragment and $recipe (bump it when the way
-# the kernel is built below changes); the modules are rebuilt every run
-# (from copies of the sources: in-place builds would race with other
-# stages).
+# the kernel is built below changes).  The modules are built from copies
+# of the sources (in-place builds would race with other stages) and
+# rebuilt only when their sources changed: root/modules.key holds the
+# hash of every source file they are built from (kunit-x86 builds them,
+# debug reuses them).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/env.sh"
@@ -62,6 +64,18 @@ rel=$(cat "$root/release")
 
 # arbel.ko for this kernel, and the KUnit suites as modules
 # (kunit/x86_64/Kbuild) in kunit/, built from a copy of the sources
+# unless root/modules.key says these sources were built already
+mkey=$(cd "$top" && find Kbuild include drivers kunit qemu/arbel-dbgwin.h \
+	-type f \( -name '*.[ch]' -o -name Kbuild -o -name Makefile \
+	-o -name Kconfig \) ! -name '*.mod.c' | LC_ALL=C sort |
+	xargs sha256sum | sha256sum | cut -c1-16)
+if [ -f "$root/modules.key" ] && [ "$(cat "$root/modules.key")" = "$mkey" ] &&
+	[ -f "$root/arbel.ko" ]; then
+	echo "debug-kernel: modules of these sources built already ($mkey)" >&2
+	echo "$root"
+	exit 0
+fi
+rm -f "$root/modules.key"
 src=$dir/arbel-src
 rm -rf "$src"
 mkdir -p "$src/kunit" "$src/qemu"
@@ -77,4 +91,5 @@ make -s -C "$b" M="$src/kunit" KBUILD_EXTRA_SYMBOLS="$src/Module.symvers" \
 rm -rf "$root/kunit"
 mkdir -p "$root/kunit"
 cp "$src"/kunit/*.ko "$root/kunit/"
+echo "$mkey" >"$root/modules.key"
 echo "$root"

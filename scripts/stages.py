@@ -162,6 +162,11 @@ STAGES = [
                "a cable), perftest over loopback, rdma-core's traffic "
                "tests; ibv_devinfo -v against ib_mthca's on the same "
                "stub"),
+    Stage('arbel-traffic-6.12', 'on 6.12 arbel-traffic tests/mthca/run.sh '
+          'arbel', cost=55, kernel='6.12',
+          needs=['module-6.12', 'qemu', 'vm'],
+          what="the same on Debian's 6.12 kernel (ibv_devinfo -v against "
+               "its ib_mthca)"),
     Stage('bringup', 'env NCYCLES=5 tests/vm/bringup.sh', cost=71,
           kernel='6.1', needs=['module', 'qemu', 'vm'],
           what="the driver's firmware bring-up: command order, debugfs, "

@@ -9,8 +9,8 @@
 #   bench/cmd_run.sh
 #   BENCH_SECONDS=5 bench/cmd_run.sh    # seconds per row (default 5)
 #
-# The stub's trace is off (STUB=trace=).  VM_SMP (default 1), VM_MEM and
-# the other variables of scripts/vm/run.sh pass through.  Output:
+# The stub's trace events are off (-trace -arbel_*).  VM_SMP (default 1),
+# VM_MEM and the other variables of scripts/vm/run.sh pass through.  Output:
 # build/vm-cmd-bench/ (bench.txt).
 
 set -eu
@@ -24,7 +24,7 @@ SECS=${BENCH_SECONDS:-5}
 export TIMEOUT=${TIMEOUT:-600}
 VM_SMP=${VM_SMP:-1}
 VM_MEM=${VM_MEM:-1G}
-export STUB=trace=${STUB:+,$STUB}
+export VM_QEMU_ARGS="${VM_QEMU_ARGS:+$VM_QEMU_ARGS }-trace -arbel_*"
 
 [ -f build/module/arbel.ko ] || scripts/build-module.sh --test >&2
 mkdir -p "$BIN" "$OUT"

@@ -29,7 +29,8 @@ args=${PROFILE_ARGS:--t 1 -r 1 -m 1 -L 100}
 top=${PROFILE_TOP:-25}
 PERF=$(command -v perf) || { echo "profile: no perf on the host (apt-get install linux-perf)" >&2; exit 1; }
 export VM_MEM=${VM_MEM:-3G} VM_SMP=1 TIMEOUT=${TIMEOUT:-1800}
-export VM_PROVIDERS=mthca VM_EXTRA_BINS="$PERF" STUB=trace=
+export VM_PROVIDERS=mthca VM_EXTRA_BINS="$PERF"
+export VM_QEMU_ARGS="${VM_QEMU_ARGS:+$VM_QEMU_ARGS }-trace -arbel_*"
 
 # shellcheck source=bench/guest-bin.sh
 . bench/guest-bin.sh

@@ -46,7 +46,8 @@ export VM_MEM=${VM_MEM:-3G} VM_SMP=${VM_SMP:-1} TIMEOUT=${TIMEOUT:-1800}
 # with ENOENT)
 export VM_MODULES="rdma_rxe dummy crc32_generic" VM_PROVIDERS="mthca rxe" VM_EXTRA_BINS=ip
 # no per-command trace file: its I/O would be inside the timed loops
-export STUB=trace=
+# (scripts/vm/run.sh enables -trace 'arbel_*'; a later pattern wins)
+export VM_QEMU_ARGS="${VM_QEMU_ARGS:+$VM_QEMU_ARGS }-trace -arbel_*"
 
 # shellcheck source=bench/guest-bin.sh
 . bench/guest-bin.sh

@@ -16,7 +16,9 @@
 # (default 2), ALT_ORDER (default "mthca arbel rxe"), ALT_ARGS (cmp_bench's
 # -t/-r, default "-t 0.3 -r 3"), BENCH_CLOCK (bench/guest-bin.sh, default
 # icount).  Prints one line per turn and size: driver, round, size, the
-# microseconds per cycle of each repeat.  Output: build/alternate/.
+# microseconds per cycle of each repeat, and per cycle the firmware
+# commands and the stub's register accesses, DMA and interrupts
+# (cmp_bench's counters).  Output: build/alternate/.
 
 set -eu
 
@@ -32,7 +34,8 @@ rounds=${ALT_ROUNDS:-2}
 order=${ALT_ORDER:-mthca arbel rxe}
 args=${ALT_ARGS:--t 0.3 -r 3}
 export VM_MEM=${VM_MEM:-3G} VM_SMP=1 TIMEOUT=${TIMEOUT:-2400}
-export VM_PROVIDERS="mthca rxe" STUB=trace=
+export VM_PROVIDERS="mthca rxe"
+export VM_QEMU_ARGS="${VM_QEMU_ARGS:+$VM_QEMU_ARGS }-trace -arbel_*"
 # rxe on a dummy netdev, as in bench/run.sh (crc32_generic: its ICRC)
 export VM_MODULES="rdma_rxe dummy crc32_generic" VM_EXTRA_BINS=ip
 
@@ -62,9 +65,9 @@ for r in $(seq '"$rounds"'); do
 		sleep 2
 		dev=$(ls /sys/class/infiniband | head -n 1)
 		for s in '"$sizes"'; do
-			us=$(/opt/arbel/bin/cmp_bench '"$args"' -s "$s" -d "$dev" |
-				grep -o "\"us\": \[[^]]*\]" | sed "s/\"us\": //")
-			echo "ALT $d round $r size_kib $s us $us"
+			row=$(/opt/arbel/bin/cmp_bench '"$args"' -s "$s" -d "$dev" |
+				grep "\"kind\": \"row\"")
+			echo "ALT $d round $r size_kib $s $row"
 		done
 		if [ "$d" = rxe ]; then
 			rdma link delete rxe0
@@ -80,4 +83,16 @@ GUEST_BIN=$BIN VM_OUT=$OUT/vm LOAD=0 CMD="$cmd" \
 	echo "alternate: the VM failed; see $OUT/err.txt and $OUT/vm/console.log" >&2
 	exit 1
 }
-grep '^ALT' "$OUT/out.txt"
+# per turn: the microseconds of each repeat, and what a cycle cost the
+# stub (commands, register accesses, DMA, interrupts)
+python3 -c '
+import json, sys
+for line in sys.stdin:
+    head, _, row = line.partition("BENCH ")
+    r = json.loads(row) if row else {}
+    costs = " ".join(f"{k} {r[k]:g}" for k in
+                     ("cmds_reg", "cmds_dereg", "accesses", "dmas", "irqs")
+                     if k in r)
+    print(head + "us " + json.dumps(r.get("us", r.get("skipped"))) +
+          (" per cycle: " + costs if costs else ""))
+' < <(grep "^ALT" "$OUT/out.txt")

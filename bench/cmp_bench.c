@@ -11,8 +11,12 @@
  *         microseconds per cycle of every repeat; firmware commands per
  *         registration and per deregistration (the stub's command counter,
  *         debug window CMD_COUNT, over 3 counted cycles after a warm-up
- *         cycle; absent without the stub); MTT entries (arbel: the
- *         driver's drv_mtt_entries from `rdma -dd res show mr`).
+ *         cycle; absent without the stub), and over the same cycles
+ *         the stub's register accesses, DMA reads and writes and
+ *         interrupts per cycle (LC_ACCESSES, LC_DMAS, LC_IRQS: the host
+ *         work a cycle costs beyond the guest's instructions); MTT
+ *         entries (arbel: the driver's drv_mtt_entries from
+ *         `rdma -dd res show mr`).
  *         Sizes 4 KiB .. 1 GiB on 4 KiB pages and on 2 MiB hugetlb pages;
  *         a row on 4 KiB pages first compacts the guest's free memory.
  *   procs P processes (fork, each its own context, PD and buffer) doing
@@ -75,6 +79,46 @@ static double now(void)
 static long cmd_count(void)
 {
 	return have_stub ? (long)arbel_dbg_read(&stub, ARBEL_DBG_CMD_COUNT) : -1;
+}
+
+/* What the stub did since its reset: register accesses, DMA, interrupts. */
+static const uint32_t stub_counters[] = {
+	ARBEL_DBG_LC_ACCESSES, ARBEL_DBG_LC_DMAS, ARBEL_DBG_LC_IRQS,
+};
+
+#define N_STUB_COUNTERS (sizeof(stub_counters) / sizeof(stub_counters[0]))
+
+static void stub_counts(long *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < N_STUB_COUNTERS; i++)
+		c[i] = have_stub ? (long)arbel_dbg_read(&stub, stub_counters[i]) : 0;
+}
+
+/*
+ * The PCI address of RDMA device @name ("0000:01:00.0"), or NULL if it has
+ * none (rxe): then the first stub's counters are read, a stub no driver
+ * uses, so the counts say what rxe sends it: nothing.  With two stubs
+ * (bench/traffic.sh: arbel beside ib_mthca) each device's own is read.
+ */
+static const char *pci_bdf(const char *name, char *buf, size_t len)
+{
+	char path[256], link[256];
+	const char *slash;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device", name);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return NULL;
+	link[n] = '\0';
+	slash = strrchr(link, '/');
+	slash = slash ? slash + 1 : link;
+	if (strlen(slash) >= len || !strchr(slash, ':'))
+		return NULL;
+	memcpy(buf, slash, strlen(slash) + 1);
+	return buf;
 }
 
 static struct ibv_context *open_dev(void)
@@ -171,6 +215,7 @@ static int row(struct ibv_pd *pd, size_t len, bool huge)
 	enum arbel_page_kind kind = huge ? ARBEL_PAGES_HUGETLB : ARBEL_PAGES_4K;
 	double us[MAX_REPEATS];
 	long c0, c1, c2, ent = -1, regs = 0, deregs = 0;
+	long life0[N_STUB_COUNTERS], life1[N_STUB_COUNTERS];
 	struct ibv_mr *mr;
 	void *buf;
 	int i;
@@ -193,6 +238,7 @@ static int row(struct ibv_pd *pd, size_t len, bool huge)
 	}
 	ent = mtt_entries(mr->lkey);
 	ibv_dereg_mr(mr);
+	stub_counts(life0);
 	for (i = 0; i < 3; i++) {
 		c0 = cmd_count();
 		mr = ibv_reg_mr(pd, buf, len, access_flags);
@@ -203,6 +249,7 @@ static int row(struct ibv_pd *pd, size_t len, bool huge)
 		regs += c1 - c0;
 		deregs += c2 - c1;
 	}
+	stub_counts(life1);
 	for (i = 0; i < repeats; i++) {
 		double t = timed(pd, buf, len, NULL);
 
@@ -214,8 +261,9 @@ static int row(struct ibv_pd *pd, size_t len, bool huge)
 	       huge ? "2M" : "4K", len);
 	print_samples(us, repeats);
 	if (have_stub)
-		printf(", \"cmds_reg\": %.3f, \"cmds_dereg\": %.3f",
-		       regs / 3.0, deregs / 3.0);
+		printf(", \"cmds_reg\": %.3f, \"cmds_dereg\": %.3f, \"accesses\": %.3f, \"dmas\": %.3f, \"irqs\": %.3f",
+		       regs / 3.0, deregs / 3.0, (life1[0] - life0[0]) / 3.0,
+		       (life1[1] - life0[1]) / 3.0, (life1[2] - life0[2]) / 3.0);
 	if (ent >= 0)
 		printf(", \"mtt_entries\": %ld", ent);
 	printf("}\n");
@@ -354,6 +402,7 @@ int main(int argc, char **argv)
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
 	int opt, i, huge, rc = 0;
+	char bdf[32];
 	size_t only = 0;
 	long hp, n;
 
@@ -387,7 +436,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cmp_bench: -r 1..%d\n", MAX_REPEATS);
 		return 2;
 	}
-	have_stub = arbel_dbg_probe(&stub, NULL);
+	have_stub = arbel_dbg_probe(&stub, pci_bdf(devname, bdf, sizeof(bdf)));
 	ctx = open_dev();
 	pd = ctx ? ibv_alloc_pd(ctx) : NULL;
 	if (!pd) {

@@ -197,6 +197,51 @@ class Summary(unittest.TestCase):
         self.assertIn('1 pair(s) without a figure: rxe round 1: '
                       'server exit 124, client exit 124', text)
 
+    def test_reg_rows(self):
+        def row(us, acc):
+            return ('BENCH {"kind": "info", "device": "x"}\n'
+                    'BENCH {"kind": "row", "pages": "4K", "size": 4096, '
+                    f'"us": {us}, "cmds_reg": 1.000, "cmds_dereg": 1.000, '
+                    f'"accesses": {acc}.000, "dmas": 7.000, "irqs": 2.000, '
+                    '"mtt_entries": 1}\n')
+        lines = (pair('arbel', 'reg_mr', 4096, 1, row([120.0, 90.0], 20)) +
+                 pair('mthca', 'reg_mr', 4096, 1, row([100.0], 22)) +
+                 pair('arbel', 'reg_mr', 4096, 2, row([110.0], 20)) +
+                 pair('mthca', 'reg_mr', 4096, 2, row([80.0, 95.0], 22)) +
+                 pair('arbel', 'ib_write_lat', 64, 1, lat(3.0)) +
+                 pair('mthca', 'ib_write_lat', 64, 1, lat(2.0)))
+        pairs = traffic.parse_output('\n'.join(lines))[0]
+        self.assertEqual(traffic.figure(pairs[0]['row']),
+                         (90.0, 'usec', False))     # the best repeat
+        traffic.PAIR[:] = ['arbel', 'mthca']
+        try:
+            g = traffic.summarize(pairs)[0]
+            text = traffic.report(pairs, {})
+        finally:
+            traffic.PAIR[:] = ['mthca', 'rxe']
+        # medians of the rounds' best: arbel (90, 110) 100, mthca (100,
+        # 80) 90; lower is better
+        self.assertEqual(g['stats']['arbel'], (100.0, 90.0, 110.0))
+        self.assertEqual(g['stats']['mthca'], (90.0, 80.0, 100.0))
+        self.assertAlmostEqual(g['ratio'], 100 / 90)
+        self.assertEqual(g['faster'], '~')
+        self.assertIn('reg+dereg', text)
+        self.assertIn("reg_mr 4 KiB on arbel, the stub's work a cycle: "
+                      'cmds_reg 1, cmds_dereg 1, accesses 20, dmas 7, '
+                      'irqs 2', text)
+        self.assertIn('accesses 22', text)
+        # the latency summary is perftest's rows only
+        self.assertIn('latency   arbel/stub: 1.50 .. 1.50', text)
+        self.assertIn('arbel/stub = ratio', text)
+
+    def test_reg_row_skipped(self):
+        out = ('BENCH {"kind": "row", "pages": "4K", "size": 4096, '
+               '"skipped": "ibv_reg_mr: Bad address"}\n')
+        pairs = traffic.parse_output('\n'.join(
+            pair('arbel', 'reg_mr', 4096, 1, out)))[0]
+        self.assertEqual(pairs[0]['error'],
+                         'no result row in the client output')
+
     def test_size_str(self):
         self.assertEqual(traffic.size_str(64), '64 B')
         self.assertEqual(traffic.size_str(4096), '4 KiB')

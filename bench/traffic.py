@@ -11,7 +11,10 @@ statuses, seconds), then the client's perftest output between
 TRAFFIC-OUT-BEGIN and TRAFFIC-OUT-END; "TRAFFIC-NA reason" when a device
 did not come up.  From perftest's result row this takes the bandwidth
 tests' average bandwidth (MB/sec, "BW average") and the latency tests'
-typical latency (usec, "t_typical": perftest's median).  Prints, per test
+typical latency (usec, "t_typical": perftest's median); a pair of test
+"reg_mr" is bench/cmp_bench's registration row instead (its "BENCH
+{json}" line: the best repeat's usec per ibv_reg_mr + ibv_dereg_mr
+cycle, and the stub's work per cycle, printed below the table).  Prints, per test
 and size, each device's median over the rounds (± half the spread,
 min..max, in percent of the median) and the ratio stub/rxe of the
 medians: for bandwidth higher is better, for latency lower is better; the
@@ -83,11 +86,45 @@ def parse_perftest(text):
     return None
 
 
+# what the stub did per register + deregister cycle (bench/cmp_bench.c)
+STUB_WORK = ('cmds_reg', 'cmds_dereg', 'accesses', 'dmas', 'irqs')
+
+
+def parse_reg(text):
+    """The registration row of cmp_bench -s (its "BENCH {json}" line of
+    kind "row"): a dict with 'kind' 'reg', 'us' (microseconds per cycle
+    of every repeat), 'best_us' (the least: the round's figure) and the
+    stub's work per cycle (STUB_WORK, where cmp_bench gave it); None if
+    there is no such row or it was skipped."""
+    for line in text.splitlines():
+        if not line.startswith('BENCH {'):
+            continue
+        try:
+            row = json.loads(line[len('BENCH '):])
+        except ValueError:
+            continue
+        if row.get('kind') != 'row' or 'skipped' in row or not row.get('us'):
+            continue
+        out = {'kind': 'reg', 'us': row['us'], 'best_us': min(row['us'])}
+        out.update({k: row[k] for k in STUB_WORK if k in row})
+        return out
+    return None
+
+
 def figure(row):
     """(value, unit, higher_is_better) of a parsed row."""
     if row['kind'] == 'bw':
         return row['bw_avg'], row['unit'], True
+    if row['kind'] == 'reg':
+        return row['best_us'], 'usec', False
     return row['t_typical'], 'usec', False
+
+
+def parse_client(pair, text):
+    """The client output of one TRAFFIC pair, parsed by its test."""
+    if pair.get('test') == 'reg_mr':
+        return parse_reg(text)
+    return parse_perftest(text)
 
 
 def parse_output(text):
@@ -101,7 +138,7 @@ def parse_output(text):
         if inside:
             if s.strip() == 'TRAFFIC-OUT-END':
                 inside = False
-                cur['row'] = parse_perftest('\n'.join(buf))
+                cur['row'] = parse_client(cur, '\n'.join(buf))
                 if cur['row'] is None or not math.isfinite(
                         figure(cur['row'])[0]):
                     cur['client_out'] = '\n'.join(buf)
@@ -123,7 +160,7 @@ def parse_output(text):
             dev, _, reason = s[len('TRAFFIC-NA '):].partition(' ')
             na.setdefault(dev, reason)
     if inside and cur is not None:
-        cur['row'] = parse_perftest('\n'.join(buf))
+        cur['row'] = parse_client(cur, '\n'.join(buf))
     for p in pairs:
         p['error'] = None
         if p.get('client_rc') != 0 or p.get('server_rc') != 0:
@@ -227,6 +264,25 @@ def summarize(pairs):
     return out
 
 
+def stub_work(pairs):
+    """Lines: per registration size and device, what one cycle cost the
+    stub (the same in every round: the first round's)."""
+    seen, lines = set(), []
+    for p in pairs:
+        row = p.get('row')
+        if p['error'] or not row or row['kind'] != 'reg':
+            continue
+        key = (p['size'], p['dev'])
+        if key in seen or not any(k in row for k in STUB_WORK):
+            continue
+        seen.add(key)
+        lines.append(f'reg_mr {size_str(p["size"])} on '
+                     f'{LABEL.get(p["dev"], p["dev"])}, the stub\'s work a '
+                     'cycle: ' + ', '.join(f'{k} {row[k]:g}'
+                                           for k in STUB_WORK if k in row))
+    return lines
+
+
 def report(pairs, na):
     """The printed table (a string)."""
     out = []
@@ -238,28 +294,31 @@ def report(pairs, na):
         unit = g['unit'] or ('usec' if not g['higher_is_better'] else '')
         r = '-' if g['ratio'] is None else f'{g["ratio"]:.2f}'
         n = max(len(v) for v in g['values'].values())
-        body.append([g['test'], size_str(g['size']),
-                     'bandwidth' if g['higher_is_better'] else 'latency',
+        kind = ('bandwidth' if g['higher_is_better'] else
+                'reg+dereg' if g['test'] == 'reg_mr' else 'latency')
+        body.append([g['test'], size_str(g['size']), kind,
                      cell(g['stats'].get(PAIR[0]), unit),
                      cell(g['stats'].get(PAIR[1]), unit), r, g['faster'],
                      n])
     ab = '/'.join(SHORT.get(d, d) for d in PAIR)
     out.append('perftest, server and client in one guest: median of the '
                'rounds (± half the spread); bandwidth = "BW average", '
-               f'latency = "t_typical" (perftest\'s median); {ab} = '
-               'ratio of the medians (bandwidth: higher is better, latency: '
-               'lower is better); "~": the spreads overlap')
+               f'latency = "t_typical" (perftest\'s median); reg+dereg = '
+               f'cmp_bench\'s best repeat, usec a cycle; {ab} = '
+               'ratio of the medians (bandwidth: higher is better, latency '
+               'and reg+dereg: lower is better); "~": the spreads overlap')
     out.append(table(['test', 'size', 'figure', LABEL.get(PAIR[0], PAIR[0]),
                       LABEL.get(PAIR[1], PAIR[1]), ab, 'faster', 'rounds'],
                      body))
+    out += stub_work(pairs)
     errors = [e for g in groups for e in g['errors']]
     if errors:
         out.append(f'{len(errors)} pair(s) without a figure: ' +
                    '; '.join(errors))
     bw = [g['ratio'] for g in groups
           if g['ratio'] is not None and g['higher_is_better']]
-    lat = [g['ratio'] for g in groups
-           if g['ratio'] is not None and not g['higher_is_better']]
+    lat = [g['ratio'] for g in groups if g['ratio'] is not None and
+           not g['higher_is_better'] and g['test'] != 'reg_mr']
     if bw:
         out.append(f'bandwidth {ab}: {min(bw):.2f} .. {max(bw):.2f} '
                    f'(geometric mean {statistics.geometric_mean(bw):.2f})')

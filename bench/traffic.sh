@@ -15,7 +15,13 @@
 # Environment:
 #   TRAFFIC_ROUNDS     rounds (default 3)
 #   TRAFFIC_TESTS      perftest programs (default "ib_write_bw ib_read_bw
-#                      ib_send_bw ib_write_lat ib_send_lat")
+#                      ib_send_bw ib_write_lat ib_send_lat reg_mr"); reg_mr
+#                      is the registration row: bench/cmp_bench -s of
+#                      each size (ibv_reg_mr + ibv_dereg_mr of one buffer,
+#                      a warm-up cycle, TRAFFIC_REG_ARGS, default "-t 1
+#                      -r 3": the best of its repeats is the round's
+#                      figure; sizes of 1 KiB and more), with the stub's
+#                      work per cycle
 #   TRAFFIC_SIZES      message sizes in bytes (default "64 4096 65536")
 #   TRAFFIC_BW_ITERS   -n of the bandwidth tests: a number, or SIZE:N items
 #                      (a size not listed: 1000); default "64:20000
@@ -49,7 +55,7 @@ cd "$REPO"
 OUT=${TRAFFIC_OUT:-$REPO/build/traffic}
 BIN=$OUT/guest-bin
 rounds=${TRAFFIC_ROUNDS:-3}
-tests=${TRAFFIC_TESTS:-ib_write_bw ib_read_bw ib_send_bw ib_write_lat ib_send_lat}
+tests=${TRAFFIC_TESTS:-ib_write_bw ib_read_bw ib_send_bw ib_write_lat ib_send_lat reg_mr}
 sizes=${TRAFFIC_SIZES:-64 4096 65536}
 bw_iters=${TRAFFIC_BW_ITERS:-64:20000 4096:5000 65536:1000}
 lat_iters=${TRAFFIC_LAT_ITERS:-500}
@@ -80,6 +86,15 @@ ko=$(tests/mthca/find-ko.sh) || {
 	ko=$(tests/mthca/find-ko.sh)
 } || { echo "traffic: no ib_mthca.ko for $ARBEL_KABI" >&2; exit 1; }
 cp "$ko" bench/traffic_guest.sh "$BIN/"
+# the stubs' counters per pair (tests/vm/stubctl.c)
+make -s -C tests/vm O="$BIN" "$BIN/stubctl"
+case " $tests " in
+*" reg_mr "*)
+	# the registration rows: cmp_bench -s (stock libibverbs)
+	scripts/setup.sh verbs >&2
+	make -s -C bench O="$BIN" "$BIN/cmp_bench"
+	;;
+esac
 pair=mthca,rxe
 case " $devices " in
 *" arbel "*)
@@ -118,7 +133,7 @@ echo "traffic: $rounds rounds of $tests at $sizes B, one VM ($VM_SMP vCPU, TCG) 
 t0=$EPOCHSECONDS
 set +e
 GUEST_BIN=$BIN VM_OUT=$OUT/vm LOAD=0 \
-	CMD="bash /opt/arbel/bin/traffic_guest.sh $rounds '$tests' '$sizes' '$bw_iters' $lat_iters '$devices' ${TRAFFIC_PIN:-0}" \
+	CMD="REG_ARGS='${TRAFFIC_REG_ARGS:--t 1 -r 3}' bash /opt/arbel/bin/traffic_guest.sh $rounds '$tests' '$sizes' '$bw_iters' $lat_iters '$devices' ${TRAFFIC_PIN:-0}" \
 	scripts/vm/run.sh >"$OUT/out.txt" 2>"$OUT/err.txt"
 rc=$?
 set -e

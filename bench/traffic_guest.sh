@@ -17,13 +17,19 @@
 # beside ib_mthca on another (driver_override picks which binds which),
 # both over loopback on port 1.
 # PIN: 1 runs the server on CPU 0 and the client on CPU 1 (busybox taskset).
+# A test "reg_mr" is not perftest's: cmp_bench -s SIZE_KIB $REG_ARGS on
+# the device, its "BENCH {json}" row as the client output.
 #
 # Prints, per pair, a "TRAFFIC {json}" line naming the device, test, size,
-# round and turn, the exit statuses and seconds, then the client's output
-# between "TRAFFIC-OUT-BEGIN" and "TRAFFIC-OUT-END" (parsed on the host by
-# bench/traffic.py).  "TRAFFIC-NA reason" when a device did not come up.
+# round and turn, the exit statuses and seconds, the guest's interrupts
+# and context switches meanwhile (/proc/stat, setup included) and what
+# the device's stub counted meanwhile (stubctl: WQEs, receives, TPT
+# cache hits and misses, register accesses, DMA, interrupts), then the
+# client's output between "TRAFFIC-OUT-BEGIN" and "TRAFFIC-OUT-END"
+# (parsed on the host by bench/traffic.py).  "TRAFFIC-NA reason" when a device did not come up.
 
 set -u
+REG_ARGS=${REG_ARGS:--t 1 -r 3}
 rounds=$1 tests=$2 sizes=$3 bw_iters=$4 lat_iters=$5 devices=${6:-mthca rxe}
 pin=${7:-0}
 BIN=/opt/arbel/bin
@@ -105,10 +111,54 @@ listening() {
 	awk -v p=":$(printf %04X "$1")" '$2 ~ p"$" && $4 == "0A" { f = 1 } END { exit !f }' /proc/net/tcp /proc/net/tcp6 2>/dev/null
 }
 
+# reg DEV SIZE ROUND TURN: the registration row, cmp_bench -s (KiB: a
+# size under 1 KiB has no row); its BENCH line is the "client output"
+reg() {
+	local dev=$1 size=$2 round=$3 turn=$4 kib rc t0 t1 name
+	[ "$size" -ge 1024 ] || return 0
+	kib=$((size / 1024))
+	case $dev in
+	rxe) name=rxe0 ;;
+	*) name=${dev}0 ;;
+	esac
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	# shellcheck disable=SC2086 # word splitting wanted
+	"$BIN/cmp_bench" $REG_ARGS -s "$kib" -d "$name" >/tmp/reg.out 2>&1
+	rc=$?
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	echo "TRAFFIC {\"dev\": \"$dev\", \"test\": \"reg_mr\", \"size\": $((kib * 1024)), \"iters\": 0, \"round\": $round, \"turn\": $turn, \"server_rc\": 0, \"client_rc\": $rc, \"secs\": $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')}"
+	echo TRAFFIC-OUT-BEGIN
+	cat /tmp/reg.out
+	echo TRAFFIC-OUT-END
+}
+
+# STUB_KEYS of the stub under RDMA device $1 (mthca0, arbel0), "k=v"
+# lines, if stubctl is here (nothing for rxe)
+STUB_KEYS="dp_wqes dp_recvs tpt_hits tpt_misses lc_accesses lc_dmas lc_irqs"
+stub_counts() {
+	local bdf
+	[ -x "$BIN/stubctl" ] || return 0
+	bdf=$(readlink "/sys/class/infiniband/$1/device" 2>/dev/null) || return 0
+	"$BIN/stubctl" -d "${bdf##*/}" show 2>/dev/null |
+		grep -E "^($(echo "$STUB_KEYS" | tr ' ' '|'))="
+}
+
+# "k": after - before of two stub_counts outputs, as JSON members
+stub_delta() {
+	awk -F= 'NR == FNR { b[$1] = $2; next }
+		{ printf "%s\"%s\": %d", n++ ? ", " : "", $1, $2 - b[$1] }' "$1" "$2"
+}
+
+# the guest's interrupts and context switches so far (/proc/stat)
+intr_ctxt() {
+	awk '$1 == "intr" { i = $2 } $1 == "ctxt" { c = $2 } END { print i, c }' /proc/stat
+}
+
 # pair DEV TEST SIZE ROUND TURN
 pair() {
 	local dev=$1 test=$2 size=$3 round=$4 turn=$5
-	local common srv cli iters sout cout spid cpid src crc t0 t1
+	local common srv cli iters sout cout spid cpid src crc t0 t1 i0 i1 x0 x1
+	local ibdev
 	case $test in
 	*_lat) iters=$lat_iters ;;
 	*) iters=$(bw_n "$size") ;;
@@ -120,11 +170,14 @@ pair() {
 	arbel) srv="-d arbel0 -i 1" cli=$srv ;;
 	rxe) srv="-d rxe0 -i 1 -x $rxe_gid" cli=$srv ;;
 	esac
+	ibdev=${srv#-d } ibdev=${ibdev%% *}
 	sout=/tmp/srv.$port cout=/tmp/cli.$port
-	spin= cpin=
+	spin='' cpin=''
 	if [ "$pin" = 1 ]; then
 		spin="busybox taskset -c 0" cpin="busybox taskset -c 1"
 	fi
+	stub_counts "$ibdev" >/tmp/stub0 2>/dev/null
+	read -r i0 x0 < <(intr_ctxt)
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	# shellcheck disable=SC2086 # word splitting wanted
 	timeout "$PAIR_TIMEOUT" $spin "$test" $srv $common >"$sout" 2>&1 &
@@ -142,7 +195,9 @@ pair() {
 	wait $spid
 	src=$?
 	t1=$(cut -d' ' -f1 /proc/uptime)
-	echo "TRAFFIC {\"dev\": \"$dev\", \"test\": \"$test\", \"size\": $size, \"iters\": $iters, \"round\": $round, \"turn\": $turn, \"server_rc\": $src, \"client_rc\": $crc, \"secs\": $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')}"
+	read -r i1 x1 < <(intr_ctxt)
+	stub_counts "$ibdev" >/tmp/stub1 2>/dev/null
+	echo "TRAFFIC {\"dev\": \"$dev\", \"test\": \"$test\", \"size\": $size, \"iters\": $iters, \"round\": $round, \"turn\": $turn, \"server_rc\": $src, \"client_rc\": $crc, \"secs\": $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }'), \"guest_intr\": $((i1 - i0)), \"guest_ctxt\": $((x1 - x0)), \"stub\": {$(stub_delta /tmp/stub0 /tmp/stub1)}}"
 	echo TRAFFIC-OUT-BEGIN
 	cat "$cout"
 	echo TRAFFIC-OUT-END
@@ -163,7 +218,11 @@ for r in $(seq "$rounds"); do
 			turn=0
 			for d in $order; do
 				turn=$((turn + 1))
-				pair "$d" "$t" "$s" "$r" "$turn"
+				if [ "$t" = reg_mr ]; then
+					reg "$d" "$s" "$r" "$turn"
+				else
+					pair "$d" "$t" "$s" "$r" "$turn"
+				fi
 			done
 		done
 	done

@@ -26,7 +26,8 @@
 # the device's stub counted meanwhile (stubctl: WQEs, receives, TPT
 # cache hits and misses, register accesses, DMA, interrupts), then the
 # client's output between "TRAFFIC-OUT-BEGIN" and "TRAFFIC-OUT-END"
-# (parsed on the host by bench/traffic.py).  "TRAFFIC-NA reason" when a device did not come up.
+# (parsed on the host by bench/traffic.py).  "TRAFFIC-NA reason" when a
+# device did not come up.
 
 set -u
 REG_ARGS=${REG_ARGS:--t 1 -r 3}
@@ -132,8 +133,8 @@ reg() {
 	echo TRAFFIC-OUT-END
 }
 
-# STUB_KEYS of the stub under RDMA device $1 (mthca0, arbel0), "k=v"
-# lines, if stubctl is here (nothing for rxe)
+# stub_counts IBDEV: the STUB_KEYS counters of the stub under RDMA device
+# IBDEV (mthca0, arbel0) as "k=v" lines, if stubctl is here (none for rxe)
 STUB_KEYS="dp_wqes dp_recvs tpt_hits tpt_misses lc_accesses lc_dmas lc_irqs"
 stub_counts() {
 	local bdf

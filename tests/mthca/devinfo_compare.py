@@ -17,7 +17,6 @@ FIELD_RE = re.compile(r'^\s*([A-Za-z_][A-Za-z0-9_ ]*?|GID\[\s*\d+\]):\s*(.*)$')
 IB_DEVICE_CHANGE_PHY_PORT = 1 << 5      # ib_verbs.h, enum ib_device_cap_flags
 IB_DEVICE_MEM_MGT_EXTENSIONS = 1 << 21  # the same (IB_UVERBS_DEVICE_...)
 ARBEL_SPECIAL_QPS = 8                   # the block kept for QP0 and QP1
-ARBEL_PKEYS = 32                        # the first block of the P_Key table
 ARBEL_MCGS = 16                         # the profile's MCG table entries
 ARBEL_MGM_QPS = 56                      # QPs one MGM entry holds (PRM)
 
@@ -66,12 +65,6 @@ DIFFERENT = {
                                   ARBEL_MGM_QPS),
     'max_srq_wr': ('libmthca keeps one WQE empty: an SRQ of 2^16 would need '
                    '2^17', lambda a, m: _int(m) - _int(a) == 1),
-    'max_pkeys': (f'the first block of {ARBEL_PKEYS} of the P_Key table '
-                  '(not yet the whole 64)',
-                  lambda a, m: (_int(a), _int(m)) == (ARBEL_PKEYS, 64)),
-    'port 1 pkey_tbl_len': ('the same',
-                            lambda a, m: (_int(a), _int(m)) ==
-                            (ARBEL_PKEYS, 64)),
 }
 # ib_mthca's second port: every field of it (phys_port_cnt's reason)
 ONLY_MTHCA = re.compile(r'^port 2 ')

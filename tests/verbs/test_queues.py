@@ -220,6 +220,27 @@ class Geometry(unittest.TestCase):
             st, _ = qp.query(e.IBV_QP_STATE)
             self.assertEqual(st.qp_state, e.IBV_QPS_INIT)
 
+    def test_pkey_table(self):
+        """The port's P_Key table is QUERY_DEV_LIM's 64 entries (the stub's
+        2^6, INIT_IB's max_pkey), two P_KeyTable blocks of 32: index 0 the
+        default 0xffff, 63 (block 1) empty; a QP takes P_Key index 63 and
+        reads it back; 64 is refused with EINVAL."""
+        self.assertEqual(self.ctx.query_port(1).pkey_tbl_len, 64)
+        self.assertEqual(self.ctx.query_device().max_pkeys, 64)
+        self.assertEqual(self.ctx.query_pkey(1, 0), 0xffff)
+        self.assertEqual(self.ctx.query_pkey(1, 63), 0)
+        with self.qp(e.IBV_QPT_RC) as qp:
+            a = QPAttr(qp_state=e.IBV_QPS_INIT, port_num=1)
+            a.qp_access_flags = 0
+            a.pkey_index = 64
+            mask = (e.IBV_QP_STATE | e.IBV_QP_PORT | e.IBV_QP_PKEY_INDEX |
+                    e.IBV_QP_ACCESS_FLAGS)
+            self.refused(qp, a, mask)
+            a.pkey_index = 63
+            qp.modify(a, mask)
+            got, _ = qp.query(e.IBV_QP_PKEY_INDEX)
+            self.assertEqual(got.pkey_index, 63)
+
     def test_srq_limit(self):
         """An SRQ of 10 holds 15 (16, one kept empty); its limit reads back
         (QUERY_SRQ); a limit of 16 is refused."""

@@ -32,11 +32,11 @@ ARBEL = """hca_id:\tarbel0
 \tmax_mcast_grp:\t\t\t16
 \tmax_total_mcast_qp_attach:\t896
 \tmax_srq_wr:\t\t\t65535
-\tmax_pkeys:\t\t\t32
+\tmax_pkeys:\t\t\t64
 \tdevice_cap_flags_ex:\t\t0x201C46
 \t\tport:\t1
 \t\t\tstate:\t\t\tPORT_ACTIVE (4)
-\t\t\tpkey_tbl_len:\t\t32
+\t\t\tpkey_tbl_len:\t\t64
 \t\t\tGID[  0]:\t\tfe80:0000:0000:0000:0002:c903:000b:2c01
 """
 
@@ -117,6 +117,13 @@ class Compare(unittest.TestCase):
         text = ARBEL.replace('0x00201c46', '0x00001c46')
         problems, _ = self.d.compare(text, MTHCA)
         self.assertTrue(problems[0].startswith('device_cap_flags: '), problems)
+
+    def test_the_pkey_table_must_be_equal(self):
+        # arbel reports QUERY_DEV_LIM's 64, as ib_mthca: no longer a
+        # listed difference (the first block of 32 was, before)
+        text = ARBEL.replace('\tmax_pkeys:\t\t\t64', '\tmax_pkeys:\t\t\t32')
+        problems, _ = self.d.compare(text, MTHCA)
+        self.assertEqual(problems, ["max_pkeys: arbel '32', mthca '64'"])
 
     def test_port_2_is_ib_mthcas_only(self):
         text = ARBEL + '\t\tport:\t2\n\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n'

@@ -188,6 +188,16 @@ static inline int arbel_dev_posting(struct arbel_dev *adev)
 	return READ_ONCE(adev->cmd.state) == ARBEL_ALIVE ? 0 : -EIO;
 }
 
+/*
+ * P_Keys a port's table holds: QUERY_DEV_LIM's max_pkey, what INIT_IB
+ * gave every port (fw.c).  Reported as max_pkeys and pkey_tbl_len, and
+ * the bound of a QP's P_Key index.
+ */
+static inline u16 arbel_pkey_table_len(const struct arbel_dev *adev)
+{
+	return 1U << adev->lim.log_max_pkeys;
+}
+
 /* hca.c */
 int arbel_hca_init(struct arbel_dev *adev, u8 log_num_mpts, u8 log_num_mtts);
 void arbel_hca_cleanup(struct arbel_dev *adev);

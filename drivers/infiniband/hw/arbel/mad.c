@@ -161,7 +161,7 @@ int arbel_mad_port_info(struct arbel_dev *adev, u32 port,
 	props->qkey_viol_cntr = get_unaligned_be16(d + PI_QKEY_VIOL);
 	props->subnet_timeout = d[PI_SUBNET_TIMEOUT] & 0x1f;
 	props->gid_tbl_len = ARBEL_GID_TABLE_LEN;
-	props->pkey_tbl_len = ARBEL_PKEY_TABLE_LEN;
+	props->pkey_tbl_len = arbel_pkey_table_len(adev);
 	props->max_msg_sz = 0x80000000;
 	return 0;
 }

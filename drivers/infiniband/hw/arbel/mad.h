@@ -9,9 +9,8 @@
 
 struct arbel_dev;
 
-/* Table sizes the driver reports: one GUIDInfo block, one P_Key block. */
+/* The GID table the driver reports: one GUIDInfo block. */
 #define ARBEL_GID_TABLE_LEN	8
-#define ARBEL_PKEY_TABLE_LEN	32
 
 int arbel_mad_node_info(struct arbel_dev *adev, __be64 *node_guid,
 			__be64 *sys_image_guid, u32 *vendor_id, u8 *ports);

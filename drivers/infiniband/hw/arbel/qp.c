@@ -256,11 +256,11 @@ static int arbel_qp_check_attr(struct arbel_dev *adev,
 	    (attr->port_num < 1 || attr->port_num > adev->num_ports))
 		return -EINVAL;
 	if ((mask & IB_QP_PKEY_INDEX) &&
-	    attr->pkey_index >= ARBEL_PKEY_TABLE_LEN)
+	    attr->pkey_index >= arbel_pkey_table_len(adev))
 		return -EINVAL;
 	if ((mask & IB_QP_ALT_PATH) &&
 	    (attr->alt_port_num < 1 || attr->alt_port_num > adev->num_ports ||
-	     attr->alt_pkey_index >= ARBEL_PKEY_TABLE_LEN))
+	     attr->alt_pkey_index >= arbel_pkey_table_len(adev)))
 		return -EINVAL;
 	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) &&
 	    attr->max_rd_atomic > 1U << adev->lim.log_max_ra_req_qp)

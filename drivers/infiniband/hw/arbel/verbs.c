@@ -58,7 +58,7 @@ static int arbel_query_device(struct ib_device *ibdev,
 	props->max_mr = adev->keys.num_mpts - adev->keys.reserved -
 			(adev->eq.region ? 1 : 0);
 	props->max_pd = adev->max_pd - adev->rsvd_pd;
-	props->max_pkeys = ARBEL_PKEY_TABLE_LEN;
+	props->max_pkeys = arbel_pkey_table_len(adev);
 	/* fast registration as frmr.c and kqp_fr.c do it */
 	props->device_cap_flags = IB_DEVICE_PORT_ACTIVE_EVENT |
 				  IB_DEVICE_SYS_IMAGE_GUID |

@@ -270,7 +270,7 @@ static void kv_access_error(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_REM_ACCESS_ERR);
 	KUNIT_EXPECT_EQ(test, wc[1].wr_id, 2);
 	KUNIT_EXPECT_EQ(test, wc[1].status, IB_WC_WR_FLUSH_ERR);
-	KUNIT_EXPECT_EQ(test, memchr_inv(c->buf[1], 0x5a, 64), NULL);
+	KUNIT_EXPECT_PTR_EQ(test, memchr_inv(c->buf[1], 0x5a, 64), NULL);
 }
 
 /* UD QP to RTS with the Q_Key */

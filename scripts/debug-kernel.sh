@@ -84,10 +84,22 @@ cp "$top"/kunit/*.c "$top"/kunit/*.h "$src/kunit/"
 cp "$top/kunit/x86_64/Kbuild" "$src/kunit/Kbuild"
 cp "$top/qemu/arbel-dbgwin.h" "$src/qemu/"
 find "$src" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' \) -delete
-make -s -C "$b" M="$src" -j"$jobs" modules >&2
+# a compiler warning in arbel.ko or a KUnit module fails the build (the
+# kunit-x86 stage then fails with it)
+log=$dir/modules.log
+if ! make -s -C "$b" M="$src" -j"$jobs" modules >"$log" 2>&1 ||
+	! make -s -C "$b" M="$src/kunit" \
+		KBUILD_EXTRA_SYMBOLS="$src/Module.symvers" -j"$jobs" modules \
+		>>"$log" 2>&1; then
+	cat "$log" >&2
+	exit 1
+fi
+if grep -q 'warning:' "$log"; then
+	cat "$log" >&2
+	echo "debug-kernel: the modules built with warnings" >&2
+	exit 1
+fi
 cp "$src/drivers/infiniband/hw/arbel/arbel.ko" "$root/arbel.ko"
-make -s -C "$b" M="$src/kunit" KBUILD_EXTRA_SYMBOLS="$src/Module.symvers" \
-	-j"$jobs" modules >&2
 rm -rf "$root/kunit"
 mkdir -p "$root/kunit"
 cp "$src"/kunit/*.ko "$root/kunit/"

@@ -112,8 +112,9 @@ STAGES = [
     Stage('kunit-x86', 'scripts/kunit-x86.sh', cost=55,
           kernel='debug 6.1', needs=['debug-kernel', 'qemu', 'vm'],
           what="the KUnit suites and the command-flow suites as modules "
-               "on the debug kernel, against arbel-stub (the kernel "
-               "verbs and fast registration among them)"),
+               "(built without a warning) on the debug kernel, against "
+               "arbel-stub (the kernel verbs and fast registration among "
+               "them)"),
     Stage('conformance', 'tests/stub/run.sh', cost=39, kernel='6.1',
           needs=['qemu', 'vm'],
           what="arbel-stub's conformance suites and Debian's ib_mthca "

@@ -87,12 +87,12 @@ GUEST_BIN=$BIN VM_OUT=$OUT/vm LOAD=0 CMD="$cmd" \
 # stub (commands, register accesses, DMA, interrupts)
 python3 -c '
 import json, sys
+sys.path.insert(0, "bench")
+from traffic import STUB_WORK
 for line in sys.stdin:
     head, _, row = line.partition("BENCH ")
     r = json.loads(row) if row else {}
-    costs = " ".join(f"{k} {r[k]:g}" for k in
-                     ("cmds_reg", "cmds_dereg", "accesses", "dmas", "irqs")
-                     if k in r)
+    costs = " ".join(f"{k} {r[k]:g}" for k in STUB_WORK if k in r)
     print(head + "us " + json.dumps(r.get("us", r.get("skipped"))) +
           (" per cycle: " + costs if costs else ""))
 ' < <(grep "^ALT" "$OUT/out.txt")

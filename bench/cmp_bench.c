@@ -98,9 +98,10 @@ static void stub_counts(long *c)
 
 /*
  * The PCI address of RDMA device @name ("0000:01:00.0"), or NULL if it has
- * none (rxe): then the first stub's counters are read, a stub no driver
- * uses, so the counts say what rxe sends it: nothing.  With two stubs
- * (bench/traffic.sh: arbel beside ib_mthca) each device's own is read.
+ * none (rxe): then the first stub's counters are read, which nothing of
+ * rxe's reaches (bench/run.sh binds no driver to it; in bench/traffic.sh
+ * ib_mthca's stub is idle during rxe's turn).  With two stubs (arbel
+ * beside ib_mthca) each device's own is read.
  */
 static const char *pci_bdf(const char *name, char *buf, size_t len)
 {

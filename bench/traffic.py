@@ -14,14 +14,15 @@ tests' average bandwidth (MB/sec, "BW average") and the latency tests'
 typical latency (usec, "t_typical": perftest's median); a pair of test
 "reg_mr" is bench/cmp_bench's registration row instead (its "BENCH
 {json}" line: the best repeat's usec per ibv_reg_mr + ibv_dereg_mr
-cycle, and the stub's work per cycle, printed below the table).  Prints, per test
-and size, each device's median over the rounds (± half the spread,
-min..max, in percent of the median) and the ratio stub/rxe of the
-medians: for bandwidth higher is better, for latency lower is better; the
-"faster" column names the faster one, "~" when the two spreads overlap
-(the rounds' noise is as large as the difference).  --pair A,B compares
-devices A and B instead (default mthca,rxe; arbel,mthca: our driver beside
-ib_mthca on the same stub), the ratio A/B.
+cycle, and the stub's work per cycle, printed below the table).
+Prints, per test and size, each device's median over the rounds (± half
+the spread, min..max, in percent of the median) and the ratio stub/rxe
+of the medians: for bandwidth higher is better, for latency lower is
+better; the "faster" column names the faster one, "~" when the two
+spreads overlap (the rounds' noise is as large as the difference).
+--pair A,B compares devices A and B instead (default mthca,rxe;
+arbel,mthca: our driver beside ib_mthca on the same stub), the ratio
+A/B.
 """
 
 import argparse

@@ -115,16 +115,12 @@ listening() {
 # reg DEV SIZE ROUND TURN: the registration row, cmp_bench -s (KiB: a
 # size under 1 KiB has no row); its BENCH line is the "client output"
 reg() {
-	local dev=$1 size=$2 round=$3 turn=$4 kib rc t0 t1 name
+	local dev=$1 size=$2 round=$3 turn=$4 kib rc t0 t1
 	[ "$size" -ge 1024 ] || return 0
 	kib=$((size / 1024))
-	case $dev in
-	rxe) name=rxe0 ;;
-	*) name=${dev}0 ;;
-	esac
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	# shellcheck disable=SC2086 # word splitting wanted
-	"$BIN/cmp_bench" $REG_ARGS -s "$kib" -d "$name" >/tmp/reg.out 2>&1
+	"$BIN/cmp_bench" $REG_ARGS -s "$kib" -d "${dev}0" >/tmp/reg.out 2>&1
 	rc=$?
 	t1=$(cut -d' ' -f1 /proc/uptime)
 	echo "TRAFFIC {\"dev\": \"$dev\", \"test\": \"reg_mr\", \"size\": $((kib * 1024)), \"iters\": 0, \"round\": $round, \"turn\": $turn, \"server_rc\": 0, \"client_rc\": $rc, \"secs\": $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')}"

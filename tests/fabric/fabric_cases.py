@@ -8,10 +8,10 @@ The fabric: two arbel-stubs joined by their "cable" property, with IPoIB
 on every port.  Hosts are network namespaces -- A the guest's own, B and C
 of their own --, each holding one IPoIB interface, so that every packet
 between them crosses the stub's fabric rather than the kernel's
-loopback.  The mthca-fabric stage runs Debian's ib_mthca (two ports a
-device: A is mthca0's port 1, B its port 2, C mthca1's port 1), the
-arbel-fabric stage arbel.ko (one port a device: A is arbel0, B arbel1;
-no C).  Addresses come from the subnet administrator only: IPoIB joins
+loopback.  The mthca-fabric stage runs Debian's ib_mthca, the
+arbel-fabric stage arbel.ko, both alike (two ports a device: A is port 1
+of the first device, B its port 2, C port 1 of the cabled one; until
+2026-12-07 arbel drove port 1 only, and had A and B).  Addresses come from the subnet administrator only: IPoIB joins
 its broadcast group there and asks it for the path to each neighbour,
 rdma_cm resolves the route through it.
 
@@ -69,8 +69,9 @@ DRIVERS = {
     'mthca': Driver('ib_mthca.ko', 4, {'A': Host('ib0', 'mthca0', 1),
                                        'B': Host('ib1', 'mthca0', 2),
                                        'C': Host('ib2', 'mthca1', 1)}),
-    'arbel': Driver('arbel.ko', 2, {'A': Host('ib0', 'arbel0', 1),
-                                    'B': Host('ib1', 'arbel1', 1)},
+    'arbel': Driver('arbel.ko', 4, {'A': Host('ib0', 'arbel0', 1),
+                                    'B': Host('ib1', 'arbel0', 2),
+                                    'C': Host('ib2', 'arbel1', 1)},
                      cycles=10, frwr=True),
 }
 PREFIX = 24

@@ -4,9 +4,9 @@
 Pure (no device, no process): traffic_guest.py runs these cases in the
 VM, tests/pylib/tests/test_mthca_traffic.py tests them on the host.  The
 same clients judge both drivers over the stub: the mthca-traffic stage
-runs them on Debian's ib_mthca (two ports a device), the arbel-traffic
-stage on arbel (DRIVERS: one port a device, so no port 1 to port 2; its
-perftest runs over loopback on port 1).
+runs them on Debian's ib_mthca, the arbel-traffic stage on arbel, both
+with two ports a device (DRIVERS; until 2026-12-07 arbel drove port 1
+only, had no port 1 to port 2 and ran its perftest over loopback).
 
 A Case is one pair of processes, a server and a client of the same
 program in one guest, which meet over TCP on 127.0.0.1 (a port of their
@@ -44,7 +44,7 @@ class Driver:
 
 DRIVERS = {
     'mthca': Driver('ib_mthca.ko', DEV, CABLED_DEV, 2),
-    'arbel': Driver('arbel.ko', 'arbel0', 'arbel1', 1),
+    'arbel': Driver('arbel.ko', 'arbel0', 'arbel1', 2),
 }
 # the multicast client (mcast_ud.c): its KTAP relayed; seconds it may take
 MCAST = 'mcast_ud'

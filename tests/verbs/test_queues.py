@@ -197,13 +197,13 @@ class Geometry(unittest.TestCase):
         self.assertEqual(cm.exception.error_code, code)
 
     def test_refusals(self):
-        """RESET -> RTR (IBTA), port 2 (one port), 8 responder resources
-        (4 RDB entries a QP) are refused with EINVAL; the QP stays in
-        RESET."""
+        """RESET -> RTR (IBTA), port 3 (the device has two), 8 responder
+        resources (4 RDB entries a QP) are refused with EINVAL; the QP
+        stays in RESET."""
         with self.qp(e.IBV_QPT_RC) as qp:
             a = QPAttr(qp_state=e.IBV_QPS_RTR, path_mtu=e.IBV_MTU_1024)
             self.refused(qp, a, e.IBV_QP_STATE | e.IBV_QP_PATH_MTU)
-            a = QPAttr(qp_state=e.IBV_QPS_INIT, port_num=2)
+            a = QPAttr(qp_state=e.IBV_QPS_INIT, port_num=3)
             a.qp_access_flags = 0
             self.refused(qp, a, e.IBV_QP_STATE | e.IBV_QP_PORT |
                          e.IBV_QP_PKEY_INDEX | e.IBV_QP_ACCESS_FLAGS)

@@ -65,10 +65,21 @@ class Tools(unittest.TestCase):
         self.assertEqual((self.field('vendor_id'), self.field('vendor_part_id')),
                          ('0x02c9', '25218'))
 
-    def test_devinfo_one_port(self):
-        """ibv_devinfo -v: phys_port_cnt 1, one port section (port 1)."""
+    def test_devinfo_ports(self):
+        """ibv_devinfo -v: phys_port_cnt 2 (the stub's default ports=2, the
+        MT25208's two), a section for port 1 and one for port 2."""
         ports = re.findall(r'^\s+port:\s+(\d+)', self.info, re.M)
-        self.assertEqual((self.field('phys_port_cnt'), ports), ('1', ['1']))
+        self.assertEqual((self.field('phys_port_cnt'), ports),
+                         ('2', ['1', '2']))
+
+    def test_devinfo_port2_gid0(self):
+        """ibv_devinfo -v: port 2's GID[0] is fe80:: + port-guid + 1 (the
+        stub numbers its ports' GUIDs from the property), not port 1's."""
+        part = re.split(r'^\s+port:\s+2\s*$', self.info, flags=re.M)
+        m = (re.search(r'^\s*GID\[\s*0\]:\s*([0-9a-f:]+)', part[1], re.M)
+             if len(part) == 2 else None)
+        want = 'fe80:0000:0000:0000:' + colon_guid(self.port_guid + 1)
+        self.assertEqual(m.group(1) if m else None, want)
 
     def test_devinfo_gid0(self):
         """ibv_devinfo -v: GID[0] is fe80::port-guid (stub property

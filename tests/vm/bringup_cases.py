@@ -39,7 +39,7 @@ HOLD_TIMEOUT_MS = 200
 # The firmware commands of the bring-up, in the order the driver issues
 # them (each has a debugfs directory after the first load): the firmware
 # and the HCA, then the event queue (its ring's region, the EQ, MAP_EQ and
-# the interrupt test), then the port's link.
+# the interrupt test), then the ports' links.
 BRINGUP_OPS = ('QUERY_FW', 'ENABLE_LAM', 'MAP_FA', 'RUN_FW', 'QUERY_DEV_LIM',
                'SET_ICM_SIZE', 'MAP_ICM_AUX', 'MAP_ICM', 'INIT_HCA',
                'QUERY_ADAPTER', 'SW2HW_MPT', 'SW2HW_EQ', 'MAP_EQ', 'NOP',
@@ -85,6 +85,8 @@ FAULT_CASES = (
     FaultCase('QUERY_ADAPTER', 0x01, 0),
     FaultCase('SW2HW_EQ', 0x01, 0),
     FaultCase('MAP_EQ', 0x03, 0),
+    FaultCase('INIT_IB', 0x03, 0),      # port 1's link: nothing to close
+    FaultCase('INIT_IB', 0x03, 2),      # port 2's: port 1's closed again
 )
 
 

@@ -39,7 +39,7 @@ import bringup_cases as cases  # noqa: E402
 #
 # The bring-up, from the reset to the dev_info line, then the event queue
 # (its ring's region, SW2HW_EQ, MAP_EQ, the interrupt test), then the
-# port's link (INIT_IB), then the ib_device's registration: NodeInfo,
+# ports' links (INIT_IB each), then the ib_device's registration: NodeInfo,
 # NodeDescription, PortInfo, P_Keys, GUIDs, and the MAD layer's queues.
 # mthca's order: the EQ after INIT_HCA and QUERY_ADAPTER, its buffer's
 # region before SW2HW_EQ, MAP_EQ before the NOP test.
@@ -49,17 +49,22 @@ HCA_UP = ('RESET (RESET )*QUERY_FW:00 ENABLE_LAM:22 (MAP_FA:00 )+RUN_FW:00 '
 EQ_UP = 'SW2HW_MPT:00 SW2HW_EQ:00 MAP_EQ:00 NOP:00 '
 # the EQ torn down: MAP_EQ (unmap), HW2SW_EQ, the ring's region
 EQ_DOWN = 'MAP_EQ:00 HW2SW_EQ:00 HW2SW_MPT:00 '
-# The kernel's MAD layer opening the port once the ib_device is
+# The ports the driver brings up: the stub's default ports=2, the MT25208's
+# two (arbel drives both, as ib_mthca).
+PORTS = 2
+# The kernel's MAD layer opening the ports once the ib_device is
 # registered (ib_mad's QP0 and QP1 and what they need; arbel.rst, "Kernel
-# queues"): the special QPs configured (CONF_SPECIAL_QP for QP0's and
-# QP1's numbers), the PD's region, the CQ's buffer region, the CQ context's
-# ICM page if it is the first CQ, the CQ, QP0's and QP1's buffer regions,
-# then each QP through INIT and RTR to RTS.  The core's cache refresh runs
-# from a work queue, so its MAD_IFC queries may come between any two.
-MAD_UP_OPS = ('CONF_SPECIAL_QP:00 ', 'CONF_SPECIAL_QP:00 ', 'SW2HW_MPT:00 ',
-              'SW2HW_MPT:00 ', '(MAP_ICM:00 )?', 'SW2HW_CQ:00 ',
-              'SW2HW_MPT:00 ', 'SW2HW_MPT:00 ') + \
+# queues"): the special QPs configured once (CONF_SPECIAL_QP for QP0's and
+# QP1's numbers, both ports'), then for each port, in order: the PD's
+# region, the CQ's buffer region, the CQ context's ICM page if it is the
+# first CQ, the CQ, QP0's and QP1's buffer regions, then each QP through
+# INIT and RTR to RTS.  The core's cache refresh runs from a work queue,
+# so its MAD_IFC queries may come between any two.
+MAD_PORT_UP_OPS = ('SW2HW_MPT:00 ', 'SW2HW_MPT:00 ', '(MAP_ICM:00 )?',
+                   'SW2HW_CQ:00 ', 'SW2HW_MPT:00 ', 'SW2HW_MPT:00 ') + \
     ('RST2INIT_QPEE:00 ', 'INIT2RTR_QPEE:00 ', 'RTR2RTS_QPEE:00 ') * 2
+MAD_UP_OPS = ('CONF_SPECIAL_QP:00 ', 'CONF_SPECIAL_QP:00 ') + \
+    MAD_PORT_UP_OPS * PORTS
 
 
 def among_mads(ops):
@@ -67,15 +72,16 @@ def among_mads(ops):
     return '(MAD_IFC:00 )*' + ''.join(f'{op}(MAD_IFC:00 )*' for op in ops)
 
 
-IB_UP = 'INIT_IB:00 (MAD_IFC:00 )+' + among_mads(MAD_UP_OPS)
-# On remove the MAD layer goes first, in the reverse order (each QP to
-# RESET and its buffer's region, the CQ, its region, the PD's; the special
-# QPs unconfigured; the CQ context's ICM page once no CQ is left), then
-# the link.
+# the links of both ports (INIT_IB each), then the registration's MADs
+IB_UP = 'INIT_IB:00 ' * PORTS + '(MAD_IFC:00 )+' + among_mads(MAD_UP_OPS)
+# On remove the MAD layer goes first, port by port, each in the reverse
+# order of its bring-up (each QP to RESET and its buffer's region, the CQ,
+# its region, the PD's), then the special QPs unconfigured and the CQ
+# context's ICM page once no CQ is left, then the links.
 MAD_DOWN = ('ERR2RST_QPEE:00 HW2SW_MPT:00 ERR2RST_QPEE:00 HW2SW_MPT:00 '
-            'HW2SW_CQ:00 HW2SW_MPT:00 HW2SW_MPT:00 CONF_SPECIAL_QP:00 '
-            'CONF_SPECIAL_QP:00 (UNMAP_ICM:00 )?')
-IB_DOWN = MAD_DOWN + 'CLOSE_IB:00 '
+            'HW2SW_CQ:00 HW2SW_MPT:00 HW2SW_MPT:00 ' * PORTS +
+            'CONF_SPECIAL_QP:00 CONF_SPECIAL_QP:00 (UNMAP_ICM:00 )?')
+IB_DOWN = MAD_DOWN + 'CLOSE_IB:00 ' * PORTS
 BRINGUP = HCA_UP + EQ_UP + IB_UP
 # polling=1: no event queue at all
 BRINGUP_POLLING = HCA_UP + IB_UP
@@ -95,11 +101,13 @@ UP_TO_HELD_DEV_LIM = ('RESET (RESET )*QUERY_FW:00 ENABLE_LAM:22 (MAP_FA:00 )+'
                       'RUN_FW:00 (RESET )?')
 
 # The undo of a bring-up step, in the order it runs (the reverse of the
-# bring-up): (step, its undo, the undo's repeat, whether the undo of a
-# *failed* step is tolerated).  A step that succeeded must be undone; a
-# step that did not run, must not.
+# bring-up): (step, its undo, the undo's repeat -- EACH: once for every
+# time the step succeeded --, whether the undo of a *failed* step is
+# tolerated).  A step that succeeded must be undone; a step that did not
+# run, must not.
+EACH = 'each'
 UNDO = (
-    ('INIT_IB', 'CLOSE_IB', '', False),
+    ('INIT_IB', 'CLOSE_IB', EACH, False),     # a port's link, each port's
     ('MAP_EQ', 'MAP_EQ', '', False),
     ('SW2HW_EQ', 'HW2SW_EQ', '', False),
     ('SW2HW_MPT', 'HW2SW_MPT', '', False),
@@ -136,6 +144,8 @@ def undo_pattern(before, failed_op):
     want = '(RESET )*'
     for step, undo, repeat, tolerated in UNDO:
         if f'{step}:00' in before:
+            if repeat == EACH:
+                repeat = f"{{{before.count(f'{step}:00')}}}"
             want += f'({undo}:00 ){repeat}(RESET )*'
         elif step == failed_op and tolerated:
             want += f'({undo}:00 )?(RESET )*'

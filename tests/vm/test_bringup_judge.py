@@ -13,20 +13,27 @@ from arbeltest import trace
 import bringup_cases as cases
 import bringup_judge as judge
 
+# one port's MAD queues (ib_mad's PD, CQ, QP0 and QP1), after the first
+# port's the CQ context's ICM page already mapped
+PORT2_UP = ('SW2HW_MPT:00 SW2HW_MPT:00 SW2HW_CQ:00 SW2HW_MPT:00 SW2HW_MPT:00 '
+            'RST2INIT_QPEE:00 INIT2RTR_QPEE:00 RTR2RTS_QPEE:00 '
+            'RST2INIT_QPEE:00 INIT2RTR_QPEE:00 RTR2RTS_QPEE:00').split()
 UP = ('RESET QUERY_FW:00 ENABLE_LAM:22 MAP_FA:00 RUN_FW:00 QUERY_DEV_LIM:00 '
       'SET_ICM_SIZE:00 MAP_ICM_AUX:00 MAP_ICM:00 MAP_ICM:00 INIT_HCA:00 '
       'QUERY_ADAPTER:00 SW2HW_MPT:00 SW2HW_EQ:00 MAP_EQ:00 NOP:00 '
-      'INIT_IB:00 MAD_IFC:00 MAD_IFC:00 CONF_SPECIAL_QP:00 CONF_SPECIAL_QP:00 '
-      'MAD_IFC:00 SW2HW_MPT:00 SW2HW_MPT:00 MAP_ICM:00 SW2HW_CQ:00 SW2HW_MPT:00 '
-      'SW2HW_MPT:00 MAD_IFC:00 RST2INIT_QPEE:00 INIT2RTR_QPEE:00 RTR2RTS_QPEE:00 '
-      'RST2INIT_QPEE:00 INIT2RTR_QPEE:00 RTR2RTS_QPEE:00 MAD_IFC:00').split()
+      'INIT_IB:00 INIT_IB:00 MAD_IFC:00 MAD_IFC:00 CONF_SPECIAL_QP:00 '
+      'CONF_SPECIAL_QP:00 MAD_IFC:00 SW2HW_MPT:00 SW2HW_MPT:00 MAP_ICM:00 '
+      'SW2HW_CQ:00 SW2HW_MPT:00 SW2HW_MPT:00 MAD_IFC:00 RST2INIT_QPEE:00 '
+      'INIT2RTR_QPEE:00 RTR2RTS_QPEE:00 RST2INIT_QPEE:00 INIT2RTR_QPEE:00 '
+      'RTR2RTS_QPEE:00').split() + PORT2_UP + ['MAD_IFC:00']
 # the event queue's part of UP
 EQ_UP = slice(UP.index('QUERY_ADAPTER:00') + 1, UP.index('INIT_IB:00'))
 EQ_DOWN = 'MAP_EQ:00 HW2SW_EQ:00 HW2SW_MPT:00'.split()
-MAD_DOWN = ('ERR2RST_QPEE:00 HW2SW_MPT:00 ERR2RST_QPEE:00 HW2SW_MPT:00 HW2SW_CQ:00 '
-            'HW2SW_MPT:00 HW2SW_MPT:00 CONF_SPECIAL_QP:00 CONF_SPECIAL_QP:00 '
-            'UNMAP_ICM:00').split()
-IB_DOWN = MAD_DOWN + ['CLOSE_IB:00']
+PORT_MAD_DOWN = ('ERR2RST_QPEE:00 HW2SW_MPT:00 ERR2RST_QPEE:00 HW2SW_MPT:00 '
+                 'HW2SW_CQ:00 HW2SW_MPT:00 HW2SW_MPT:00').split()
+MAD_DOWN = PORT_MAD_DOWN * 2 + ['CONF_SPECIAL_QP:00', 'CONF_SPECIAL_QP:00',
+                                'UNMAP_ICM:00']
+IB_DOWN = MAD_DOWN + ['CLOSE_IB:00', 'CLOSE_IB:00']
 HCA_DOWN = ('CLOSE_HCA:00 UNMAP_ICM:00 UNMAP_ICM:00 UNMAP_ICM_AUX:00 '
             'UNMAP_FA:00').split()
 DOWN = IB_DOWN + EQ_DOWN + HCA_DOWN
@@ -140,6 +147,17 @@ class Sequence(unittest.TestCase):
         late = ['CLOSE_IB:00'] + MAD_DOWN + DOWN[len(IB_DOWN):]
         self.assertEqual(self.verdict(late, judge.TEARDOWN), (0, 1))
 
+    def test_both_ports(self):
+        # port 2's link and its MAD queues are required, and taken down
+        one_link = UP[:UP.index('INIT_IB:00')] + UP[UP.index('INIT_IB:00') + 1:]
+        self.assertEqual(self.verdict(one_link, judge.BRINGUP), (0, 1))
+        port1_only = UP[:-len(PORT2_UP) - 1] + ['MAD_IFC:00']
+        self.assertEqual(self.verdict(port1_only, judge.BRINGUP), (0, 1))
+        one_close = MAD_DOWN + ['CLOSE_IB:00'] + DOWN[len(IB_DOWN):]
+        self.assertEqual(self.verdict(one_close, judge.TEARDOWN), (0, 1))
+        port1_down = PORT_MAD_DOWN + DOWN[len(PORT_MAD_DOWN) * 2:]
+        self.assertEqual(self.verdict(port1_down, judge.TEARDOWN), (0, 1))
+
     def test_no_mark(self):
         j = new_judge()
         j.sequence(FakePhase({}), 'x', 1, judge.BRINGUP)
@@ -188,6 +206,20 @@ class Undo(unittest.TestCase):
                          (1, 0))
         self.assertEqual(self.verdict('MAP_ICM', head + ['UNMAP_ICM:00', 'UNMAP_ICM_AUX:00',
                                                          'UNMAP_FA:00']), (0, 1))
+
+    def test_port_links_undo(self):
+        # port 2's INIT_IB fails: port 1's link closed, once, before the EQ
+        i = UP.index('INIT_IB:00') + 1
+        head = UP[:i] + ['INIT_IB:03!']
+        good = ['CLOSE_IB:00'] + EQ_DOWN + HCA_DOWN
+        self.assertEqual(self.verdict('INIT_IB', head + good), (1, 0))
+        self.assertEqual(self.verdict('INIT_IB', head + good[1:]), (0, 1))
+        self.assertEqual(self.verdict('INIT_IB', head + ['CLOSE_IB:00'] + good),
+                         (0, 1))
+        # port 1's fails: no link to close
+        head = UP[:i - 1] + ['INIT_IB:03!']
+        self.assertEqual(self.verdict('INIT_IB', head + good[1:]), (1, 0))
+        self.assertEqual(self.verdict('INIT_IB', head + good), (0, 1))
 
     def test_event_queue_undo(self):
         head = self.up_to('SW2HW_EQ', 0x01)

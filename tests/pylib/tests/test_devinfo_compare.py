@@ -19,7 +19,7 @@ ARBEL = """hca_id:\tarbel0
 \ttransport:\t\t\tInfiniBand (0)
 \tfw_ver:\t\t\t\t5.3.0
 \tboard_id:\t\t\tARBEL-STUB-0001
-\tphys_port_cnt:\t\t\t1
+\tphys_port_cnt:\t\t\t2
 \tmax_mr_size:\t\t\t0x1000000000
 \tmax_qp:\t\t\t\t65464
 \tdevice_cap_flags:\t\t0x00201c46
@@ -38,6 +38,8 @@ ARBEL = """hca_id:\tarbel0
 \t\t\tstate:\t\t\tPORT_ACTIVE (4)
 \t\t\tpkey_tbl_len:\t\t64
 \t\t\tGID[  0]:\t\tfe80:0000:0000:0000:0002:c903:000b:2c01
+\t\tport:\t2
+\t\t\tstate:\t\t\tPORT_ACTIVE (4)
 """
 
 MTHCA = """hca_id:\tmthca0
@@ -91,7 +93,7 @@ class Compare(unittest.TestCase):
     def test_the_listed_differences_pass(self):
         problems, notes = self.d.compare(ARBEL, MTHCA)
         self.assertEqual(problems, [])
-        # every listed field, each once (port 2 has no note of its own)
+        # every listed field, each once
         self.assertEqual(len(notes), len(self.d.DIFFERENT))
 
     def test_an_unlisted_difference_fails(self):
@@ -125,12 +127,16 @@ class Compare(unittest.TestCase):
         problems, _ = self.d.compare(text, MTHCA)
         self.assertEqual(problems, ["max_pkeys: arbel '32', mthca '64'"])
 
-    def test_port_2_is_ib_mthcas_only(self):
-        text = ARBEL + '\t\tport:\t2\n\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n'
+    def test_both_ports_must_be_equal(self):
+        # arbel drives both ports, as ib_mthca: no longer a listed
+        # difference (port 1 only was, before)
+        text = ARBEL.replace('\tphys_port_cnt:\t\t\t2',
+                             '\tphys_port_cnt:\t\t\t1')
+        text = text[:text.index('\t\tport:\t2')]
         problems, _ = self.d.compare(text, MTHCA)
-        self.assertIn("port 2 state: arbel 'PORT_ACTIVE (4)', mthca "
-                      "'PORT_ACTIVE (4)': port 2 is only ib_mthca's",
-                      problems)
+        self.assertEqual(problems, ["phys_port_cnt: arbel '1', mthca '2'",
+                                    "port 2 state: arbel None, mthca "
+                                    "'PORT_ACTIVE (4)'"])
 
     def test_rdma_caps(self):
         text = ('0: arbel0: node_type ca fw 5.3.0 node_guid 0002:c903:000b:'

@@ -32,8 +32,8 @@
 #include "mtt.h"
 
 #define ARBEL_DRV_NAME		"arbel"
-/* ports the ib_device has (and INIT_IB brings up): the first only */
-#define ARBEL_MAX_PORTS		1
+/* ports the ib_device has (and INIT_IB brings up): the MT25208's two */
+#define ARBEL_MAX_PORTS		2
 
 /**
  * struct arbel_mcg - the multicast group table (mcg.c)

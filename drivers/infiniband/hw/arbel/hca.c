@@ -311,10 +311,10 @@ void arbel_hca_cleanup(struct arbel_dev *adev)
  * arbel_hca_ports_up() - INIT_IB on the ports the ib_device has
  * @adev: the HCA, its EQ taking events (the ports report going active)
  *
- * mthca brings a port's link up when its QP0 reaches RTR; arbel has no
- * special QPs yet and brings every port up at bring-up instead, so that
- * the ports carry traffic (the firmware sends nothing out of a port
- * without INIT_IB).
+ * mthca brings a port's link up when its QP0 reaches RTR; arbel brings
+ * every port up at bring-up instead, before ib_mad makes the special QPs,
+ * so that the ports carry traffic from the first (the firmware sends
+ * nothing out of a port without INIT_IB).
  *
  * Context: process; sleeps.
  * Return: 0, or the errno of INIT_IB with every port taken down again.

@@ -15,7 +15,7 @@
 # DEVICES: "mthca rxe" (the default, the order of odd rounds), or one of
 # them alone (to profile one side); "arbel mthca": arbel.ko on one stub
 # beside ib_mthca on another (driver_override picks which binds which),
-# both over loopback on port 1.
+# each server on port 1 and client on port 2.
 # PIN: 1 runs the server on CPU 0 and the client on CPU 1 (busybox taskset).
 # A test "reg_mr" is not perftest's: cmp_bench -s SIZE_KIB $REG_ARGS on
 # the device, its "BENCH {json}" row as the client output.
@@ -38,7 +38,6 @@ PAIR_TIMEOUT=${PAIR_TIMEOUT:-60}
 port=18600
 
 modprobe ib_uverbs
-mthca_cport=2
 case " $devices " in
 *" arbel "*)
 	# two stubs: the first for ib_mthca, the second for arbel
@@ -52,7 +51,6 @@ case " $devices " in
 		esac
 	done
 	insmod "$BIN/arbel.ko" || echo "TRAFFIC-NA arbel insmod arbel.ko failed"
-	mthca_cport=1
 	;;
 esac
 # Debian's ib_mthca on the stub (blacklisted at boot: insmod it as the
@@ -75,7 +73,8 @@ for _ in $(seq 100); do
 done
 for _ in $(seq 100); do
 	case " $devices " in *" arbel "*) ;; *) break ;; esac
-	grep -q ACTIVE /sys/class/infiniband/arbel0/ports/1/state 2>/dev/null && break
+	a=$(cat /sys/class/infiniband/arbel0/ports/{1,2}/state 2>/dev/null | grep -c ACTIVE)
+	[ "${a:-0}" = 2 ] && break
 	sleep 0.1
 done
 for d in mthca0 rxe0 arbel0; do
@@ -163,8 +162,8 @@ pair() {
 	port=$((port + 1))
 	common="-n $iters -s $size -p $port -F --use_old_post_send"
 	case $dev in
-	mthca) srv="-d mthca0 -i 1" cli="-d mthca0 -i $mthca_cport" ;;
-	arbel) srv="-d arbel0 -i 1" cli=$srv ;;
+	mthca) srv="-d mthca0 -i 1" cli="-d mthca0 -i 2" ;;
+	arbel) srv="-d arbel0 -i 1" cli="-d arbel0 -i 2" ;;
 	rxe) srv="-d rxe0 -i 1 -x $rxe_gid" cli=$srv ;;
 	esac
 	ibdev=${srv#-d } ibdev=${ibdev%% *}

@@ -146,8 +146,8 @@ STAGES = [
                "over RDMA refused (no fast registration)"),
     Stage('arbel-fabric', 'tests/fabric/run.sh arbel', cost=129,
           kernel='6.1', needs=['module', 'qemu', 'vm'],
-          what="the same fabric clients on arbel.ko (one port a device, "
-               "two hosts): IPoIB both modes, rping, ucmatose, udaddy, "
+          what="the same fabric clients on arbel.ko (two ports a device, "
+               "three hosts): IPoIB both modes, rping, ucmatose, udaddy, "
                "mckey, perftest -R, the SA's answers; NVMe over Fabrics "
                "and NFS over RDMA on fast registration, 64 MiB each way "
                "verified; 10 reloads with IPoIB up and a ping running"),
@@ -158,11 +158,11 @@ STAGES = [
                "(6.1's)"),
     Stage('arbel-traffic', 'tests/mthca/run.sh arbel', cost=55,
           kernel='6.1', needs=['module', 'qemu', 'vm'],
-          what="the same real clients on arbel.ko (one port a device): "
-               "ibverbs-utils' pingpongs (loopback, device to device over "
-               "a cable), perftest over loopback, rdma-core's traffic "
-               "tests; ibv_devinfo -v against ib_mthca's on the same "
-               "stub"),
+          what="the same real clients on arbel.ko (two ports a device): "
+               "ibverbs-utils' pingpongs (loopback, port 1 to port 2, "
+               "device to device over a cable), perftest, rdma-core's "
+               "traffic tests; ibv_devinfo -v against ib_mthca's on the "
+               "same stub"),
     Stage('arbel-traffic-6.12', 'on 6.12 arbel-traffic tests/mthca/run.sh '
           'arbel', cost=60, kernel='6.12',
           needs=['module-6.12', 'qemu', 'vm'],

@@ -13,7 +13,7 @@
 # one KTAP stream.  Exit status 1 if anything failed.
 #
 # tests/fabric/run.sh arbel: the arbel-fabric stage: the same on arbel.ko
-# (MODULE, default build/module/arbel.ko; one port a device),
+# (MODULE, default build/module/arbel.ko; two ports a device, as ib_mthca),
 # judged by judge.py --stage arbel-fabric.
 #
 # Both run the storage group (issue 29, tests/fabric/storage.py): NVMe

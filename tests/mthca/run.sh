@@ -29,7 +29,7 @@
 #
 # tests/mthca/run.sh arbel: the arbel-traffic stage: the same clients on
 # arbel.ko (MODULE, default build/module/arbel.ko) instead of ib_mthca,
-# one port a device (traffic_guest.py --driver arbel), judged by
+# two ports a device (traffic_guest.py --driver arbel), judged by
 # tests/stub/judge.py --stage arbel-traffic; VM_OUT defaults to
 # build/vm-arbel-traffic.  Debian's ib_mthca.ko goes into the guest too:
 # at the end the first stub is bound to it, to compare `ibv_devinfo -v`

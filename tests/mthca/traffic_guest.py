@@ -13,8 +13,8 @@ in /opt/arbel/bin:
   1. load: modprobe ib_uverbs, insmod the module (ib_mthca.ko or
      arbel.ko), its first device registered (mthca0, arbel0);
   2. the ports of both devices ACTIVE with a non-zero LID (sysfs, up to
-     20 s), each its own LID, as a subnet manager assigns them (ib_mthca
-     has two ports a device, arbel one);
+     20 s), each its own LID, as a subnet manager assigns them (two
+     ports a device, on both drivers);
   3. each case of traffic_cases.py, one result each: server and client
      in this guest, at most --timeout seconds (default 20) for the pair,
      then both killed: the pingpongs over loopback and port 1 to port 2,

@@ -104,9 +104,9 @@ class Events(unittest.TestCase):
         self.win = dbgwin.DebugWindow()
         self.addCleanup(lambda: self.win.close())
 
-    def test_1_port_down_up(self):
-        """A port going down and up reaches user space as PORT_ERR then
-        PORT_ACTIVE on port 1, the kernel log and debugfs count them."""
+    def bounce(self, port):
+        """@port goes down and up: user space gets PORT_ERR then
+        PORT_ACTIVE on @port, the kernel log and debugfs count them."""
         if debugfs('mode') in (None, 'polling'):
             self.skipTest(f'EQ mode {debugfs("mode")}: no events')
         down0, up0 = int(debugfs('port_down')), int(debugfs('port_up'))
@@ -114,19 +114,29 @@ class Events(unittest.TestCase):
         h = Holder(0, 20, 'PORT_ACTIVE')
         self.addCleanup(h.close)
         self.assertTrue(h.until('ready', 10), f'holder: {h.lines}')
-        self.win.write('PORT_EVENT', 1)                 # port 1 down
-        self.win.write('PORT_EVENT', 1 | 0x100)         # port 1 active
+        self.win.write('PORT_EVENT', port)              # down
+        self.win.write('PORT_EVENT', port | 0x100)      # active
         ok = h.until('done', 20)
         print(f'# holder: {h.lines}')
         self.assertTrue(ok, f'no PORT_ACTIVE: {h.lines}')
         events = [x for x in h.lines if x.startswith('event ')]
-        self.assertEqual(events[-2:], ['event PORT_ERR port 1',
-                                       'event PORT_ACTIVE port 1'])
+        self.assertEqual(events[-2:], [f'event PORT_ERR port {port}',
+                                       f'event PORT_ACTIVE port {port}'])
         self.assertEqual(self.win.read('PORT_EVENTS'), posted0 + 2)
         self.assertEqual((int(debugfs('port_down')), int(debugfs('port_up'))),
                          (down0 + 1, up0 + 1))
-        self.assertIn('port 1 down', dmesg())
-        self.assertIn('port 1 active', dmesg())
+        self.assertIn(f'port {port} down', dmesg())
+        self.assertIn(f'port {port} active', dmesg())
+
+    def test_1_port_down_up(self):
+        """Port 1 going down and up reaches user space as PORT_ERR then
+        PORT_ACTIVE on port 1, the kernel log and debugfs count them."""
+        self.bounce(1)
+
+    def test_1b_port2_down_up(self):
+        """The same on port 2: arbel drives both ports (a port-2 event was
+        dropped as a port the device lacked until 2026-12-07)."""
+        self.bounce(2)
 
     def test_2_bad_port_ignored(self):
         """A port event for a port the stub does not have posts nothing."""

@@ -11,19 +11,20 @@ between them crosses the stub's fabric rather than the kernel's
 loopback.  The mthca-fabric stage runs Debian's ib_mthca, the
 arbel-fabric stage arbel.ko, both alike (two ports a device: A is port 1
 of the first device, B its port 2, C port 1 of the cabled one; until
-2026-12-07 arbel drove port 1 only, and had A and B).  Addresses come from the subnet administrator only: IPoIB joins
-its broadcast group there and asks it for the path to each neighbour,
-rdma_cm resolves the route through it.
+2026-12-07 arbel drove port 1 only, and had A and B).  Addresses come
+from the subnet administrator only: IPoIB joins its broadcast group
+there and asks it for the path to each neighbour, rdma_cm resolves the
+route through it.
 
 Cases, each one result:
-  - ping A -> B and B -> A (and A -> C), in datagram mode and in
+  - ping A -> B, B -> A and A -> C, in datagram mode and in
     connected mode (RC QPs the IB CM connects: its MADs travel between the
     hosts' QP1s);
   - 16 MiB over TCP from A to B in each mode, the receiver's SHA-256 equal
     to the sender's;
   - rdmacm-utils: rping (-v -V -C 100, every ping printed), ucmatose and
     udaddy (both "return status 0"), mckey: a sender on A, receivers on B
-    (and C), each getting every message;
+    and C, each getting every message;
   - perftest over rdma_cm (-R): ib_write_bw and ib_send_lat, server on B;
   - the storage group (storage.py), on A's device and address through
     loopback: NVMe over Fabrics and NFS over RDMA, 64 MiB each way,

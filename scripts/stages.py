@@ -85,15 +85,15 @@ STAGES = [
                "and traffic.py's unit tests"),
     Stage('module-6.12', 'env -u ARBEL_KABI -u ARBEL_KVER -u ARBEL_KDIR '
           'ARBEL_KERNEL=6.12 scripts/build-module.sh --test',
-          cost=58, kernel='6.12', needs=['headers'],
+          cost=55, kernel='6.12', needs=['headers'],
           what="arbel.ko with W=1 and sparse against Debian's 6.12 "
                "headers, no warning"),
     Stage('module', 'scripts/build-module.sh --test',
-          cost=54, kernel='6.1', needs=['module-6.12', 'headers'],
+          cost=55, kernel='6.1', needs=['module-6.12', 'headers'],
           what="arbel.ko with W=1 and sparse against Debian's 6.1 "
                "headers (the module the VM stages load), no warning; "
                "after module-6.12 (both build in drivers/)"),
-    Stage('lint', 'scripts/checkpatch.sh', cost=9, needs=['ktree'],
+    Stage('lint', 'scripts/checkpatch.sh', cost=8, needs=['ktree'],
           what="checkpatch --strict --codespell and kernel-doc on every "
                "kernel file; docs parse; comment cites; stub layers; "
                "no include/call cycle; the generated lists match"),
@@ -101,21 +101,21 @@ STAGES = [
           what="make htmldocs: Documentation/ by Sphinx with kernel-doc, "
                "no warning"),
     Stage('intree', 'env -u ARBEL_KABI -u ARBEL_KVER -u ARBEL_KDIR '
-          'ARBEL_KERNEL=6.1 scripts/intree.sh', cost=53, kernel='uml 6.1',
+          'ARBEL_KERNEL=6.1 scripts/intree.sh', cost=52, kernel='uml 6.1',
           needs=['uml'],
           what="the patch series against linux-source-6.1: checkpatch, "
                "applies, KUnit (UML) in the tree"),
     Stage('intree-6.12', 'env -u ARBEL_KABI -u ARBEL_KVER -u ARBEL_KDIR '
-          'ARBEL_KERNEL=6.12 scripts/intree.sh', cost=43,
+          'ARBEL_KERNEL=6.12 scripts/intree.sh', cost=45,
           kernel='uml 6.12', needs=['uml'],
           what="the same against linux-source-6.12"),
-    Stage('kunit-x86', 'scripts/kunit-x86.sh', cost=55,
+    Stage('kunit-x86', 'scripts/kunit-x86.sh', cost=57,
           kernel='debug 6.1', needs=['debug-kernel', 'qemu', 'vm'],
           what="the KUnit suites and the command-flow suites as modules "
                "(built without a warning) on the debug kernel, against "
                "arbel-stub (the kernel verbs and fast registration among "
                "them)"),
-    Stage('conformance', 'tests/stub/run.sh', cost=39, kernel='6.1',
+    Stage('conformance', 'tests/stub/run.sh', cost=33, kernel='6.1',
           needs=['qemu', 'vm'],
           what="arbel-stub's conformance suites and Debian's ib_mthca "
                "(INTx) against it, no driver of ours"),
@@ -128,23 +128,23 @@ STAGES = [
           what="Debian's unmodified ib_mthca on the stub: probe, "
                "ibv_devinfo, user memory, a port bounce, 10 reloads"),
     Stage('mthca-6.12', 'on 6.12 mthca env CYCLES=10 tests/mthca/run.sh',
-          cost=37,
+          cost=33,
           kernel='6.12', needs=['qemu', 'vm'],
           what="the same with Debian's 6.12 ib_mthca (10 reloads)"),
-    Stage('mthca-traffic', 'tests/mthca/run.sh traffic', cost=56,
+    Stage('mthca-traffic', 'tests/mthca/run.sh traffic', cost=57,
           kernel='6.1', needs=['qemu', 'vm'],
           what="the real clients, unmodified, on Debian's ib_mthca over "
                "the stub's data path: ibverbs-utils' pingpongs (loopback, "
                "port 1 to port 2, device to device over a cable), "
                "perftest, rdma-core's traffic tests"),
-    Stage('mthca-fabric', 'tests/fabric/run.sh', cost=72, kernel='6.1',
+    Stage('mthca-fabric', 'tests/fabric/run.sh', cost=65, kernel='6.1',
           needs=['qemu', 'vm'],
           what="the fabric's services on Debian's ib_mthca over two "
                "cabled stubs: the SA's answers, IPoIB (datagram and "
                "connected: ping, 16 MiB over TCP), rping, ucmatose, "
                "udaddy, mckey, perftest -R; NVMe over Fabrics and NFS "
                "over RDMA refused (no fast registration)"),
-    Stage('arbel-fabric', 'tests/fabric/run.sh arbel', cost=129,
+    Stage('arbel-fabric', 'tests/fabric/run.sh arbel', cost=126,
           kernel='6.1', needs=['module', 'qemu', 'vm'],
           what="the same fabric clients on arbel.ko (two ports a device, "
                "three hosts): IPoIB both modes, rping, ucmatose, udaddy, "
@@ -152,11 +152,11 @@ STAGES = [
                "and NFS over RDMA on fast registration, 64 MiB each way "
                "verified; 10 reloads with IPoIB up and a ping running"),
     Stage('arbel-fabric-6.12', 'on 6.12 arbel-fabric env RELOADS=0 '
-          'tests/fabric/run.sh arbel', cost=72, kernel='6.12',
+          'tests/fabric/run.sh arbel', cost=77, kernel='6.12',
           needs=['module-6.12', 'qemu', 'vm'],
           what="the same on Debian's 6.12 kernel, without the reloads "
                "(6.1's)"),
-    Stage('arbel-traffic', 'tests/mthca/run.sh arbel', cost=55,
+    Stage('arbel-traffic', 'tests/mthca/run.sh arbel', cost=62,
           kernel='6.1', needs=['module', 'qemu', 'vm'],
           what="the same real clients on arbel.ko (two ports a device): "
                "ibverbs-utils' pingpongs (loopback, port 1 to port 2, "
@@ -164,23 +164,23 @@ STAGES = [
                "traffic tests; ibv_devinfo -v against ib_mthca's on the "
                "same stub"),
     Stage('arbel-traffic-6.12', 'on 6.12 arbel-traffic tests/mthca/run.sh '
-          'arbel', cost=60, kernel='6.12',
+          'arbel', cost=59, kernel='6.12',
           needs=['module-6.12', 'qemu', 'vm'],
           what="the same on Debian's 6.12 kernel (ibv_devinfo -v against "
                "its ib_mthca)"),
-    Stage('bringup', 'env NCYCLES=5 tests/vm/bringup.sh', cost=68,
+    Stage('bringup', 'env NCYCLES=5 tests/vm/bringup.sh', cost=72,
           kernel='6.1', needs=['module', 'qemu', 'vm'],
           what="the driver's firmware bring-up: command order, debugfs, "
                "tracepoints, MSI-X and INTx, injected failures, 5 "
                "reloads (arbel-fabric reloads with IPoIB up)"),
     Stage('bringup-6.12', 'on 6.12 bringup env NCYCLES=10 '
-          'tests/vm/bringup.sh basic', cost=31,
+          'tests/vm/bringup.sh basic', cost=28,
           kernel='6.12', needs=['module-6.12', 'qemu', 'vm'],
           what="the same on Debian's 6.12 kernel, its first boot only "
                "(MSI-X, INTx, polling, 10 reloads; the injected "
                "failures: bringup's)"),
     Stage('verbs', 'env TEST_ARGS="--enomem-secs 240 --skip-suites '
-          + VERBS_SKIP + '" tests/verbs/run.sh', cost=128, kernel='6.1',
+          + VERBS_SKIP + '" tests/verbs/run.sh', cost=133, kernel='6.1',
           needs=['module', 'qemu', 'vm'],
           what="memory registration through stock rdma-core in event "
                "mode, exhaustion included (the failure paths: debug; the "
@@ -188,17 +188,17 @@ STAGES = [
     Stage('verbs-6.12', 'on 6.12 verbs env MODULE_ARGS=polling=1 '
           'TEST_ARGS="--no-enomem --skip-suites test_life_cycle,'
           'test_fail_policy" '
-          'tests/verbs/run.sh', cost=161,
+          'tests/verbs/run.sh', cost=156,
           kernel='6.12', needs=['module-6.12', 'qemu', 'vm'],
           what="every verbs suite but the exhaustion, the failure policy "
                "and the life cycle (debug's) on Debian's 6.12 kernel, "
                "polling=1"),
-    Stage('deb', 'scripts/deb-check.sh', cost=71, kernel='6.1 6.12',
+    Stage('deb', 'scripts/deb-check.sh', cost=73, kernel='6.1 6.12',
           needs=['headers', 'qemu', 'vm'],
           what="make deb, dpkg -i in an overlay chroot (DKMS for 6.1 and "
                "6.12, the module's PCI alias), the module in the VM, "
                "dpkg --purge"),
-    Stage('debug', 'scripts/debug-check.sh', cost=799, kernel='debug 6.1',
+    Stage('debug', 'scripts/debug-check.sh', cost=771, kernel='debug 6.1',
           needs=['kunit-x86', 'debug-kernel', 'qemu', 'vm'],
           what="the failure-path and life-cycle verbs suites on the debug "
                "kernel (KASAN, "

@@ -37,8 +37,9 @@ LAT_OUT = '''\
 '''
 
 
-def pair(dev, test, size, rnd, out, src=0, crc=0):
-    return [f'TRAFFIC {{"dev": "{dev}", "test": "{test}", "size": {size}, '
+def pair(dev, test, size, rnd, out, src=0, crc=0, slot=None):
+    at = '' if slot is None else f'"slot": "{slot}", '
+    return [f'TRAFFIC {{"dev": "{dev}", {at}"test": "{test}", "size": {size}, '
             f'"iters": 200, "round": {rnd}, "turn": 1, "server_rc": {src}, '
             f'"client_rc": {crc}, "secs": 1.50}}',
             'TRAFFIC-OUT-BEGIN', out.rstrip('\n'), 'TRAFFIC-OUT-END']
@@ -233,6 +234,33 @@ class Summary(unittest.TestCase):
         # the latency summary is perftest's rows only
         self.assertIn('latency   arbel/stub: 1.50 .. 1.50', text)
         self.assertIn('arbel/stub = ratio', text)
+
+    def test_by_slot(self):
+        s1, s2 = '0000:00:01.0', '0000:00:02.0'
+        lines = (pair('mthca', 'ib_write_lat', 64, 1, lat(2.0), slot=s1) +
+                 pair('arbel', 'ib_write_lat', 64, 1, lat(12.0), slot=s2) +
+                 pair('arbel', 'ib_write_lat', 64, 2, lat(3.0), slot=s1) +
+                 pair('mthca', 'ib_write_lat', 64, 2, lat(11.0), slot=s2) +
+                 pair('arbel', 'ib_write_lat', 64, 3, lat(14.0), slot=s2) +
+                 pair('mthca', 'ib_write_lat', 64, 3, lat(4.0), slot=s1))
+        pairs = traffic.parse_output('\n'.join(lines))[0]
+        traffic.PAIR[:] = ['arbel', 'mthca']
+        try:
+            got = traffic.by_slot(pairs)
+        finally:
+            traffic.PAIR[:] = ['mthca', 'rxe']
+        # arbel: slot 1 (3), slot 2 (12, 14) 13; mthca: slot 1 (2, 4) 3,
+        # slot 2 (11)
+        self.assertEqual(got, [
+            'by PCI slot (median of the rounds on it):',
+            f'  ib_write_lat 64 B: arbel {s1} 3, {s2} 13; '
+            f'stub (ib_mthca) {s1} 3, {s2} 11'])
+        # one slot a device (no swap), or no slot at all: no lines
+        one = [p for p in pairs if (p['dev'], p['slot']) in
+               (('arbel', s2), ('mthca', s1))]
+        self.assertEqual(traffic.by_slot(one), [])
+        self.assertEqual(traffic.by_slot(self.run_of(
+            [('mthca', 'ib_write_lat', 64, 1, 2.0)])), [])
 
     def test_reg_row_skipped(self):
         out = ('BENCH {"kind": "row", "pages": "4K", "size": 4096, '

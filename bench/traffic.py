@@ -284,6 +284,34 @@ def stub_work(pairs):
     return lines
 
 
+def by_slot(pairs):
+    """Lines: per test and size, each device's median on each PCI slot
+    its pairs ran on ("slot" of traffic_guest.sh's lines: the arbel mode
+    swaps the two stubs' drivers every round), when some device ran on
+    more than one -- the slot changes the figures."""
+    order, vals = [], {}
+    for p in pairs:
+        if p['error'] or not p.get('slot'):
+            continue
+        key = (p['test'], p['size'])
+        if key not in vals:
+            order.append(key)
+            vals[key] = {}
+        value = figure(p['row'])[0]
+        vals[key].setdefault(p['dev'], {}).setdefault(p['slot'],
+                                                      []).append(value)
+    if not any(len(s) > 1 for v in vals.values() for s in v.values()):
+        return []
+    out = ['by PCI slot (median of the rounds on it):']
+    for key in order:
+        cells = [f'{LABEL.get(d, d)} ' + ', '.join(
+                     f'{slot} {statistics.median(v):.4g}'
+                     for slot, v in sorted(vals[key][d].items()))
+                 for d in PAIR if d in vals[key]]
+        out.append(f'  {key[0]} {size_str(key[1])}: ' + '; '.join(cells))
+    return out
+
+
 def report(pairs, na):
     """The printed table (a string)."""
     out = []
@@ -312,6 +340,7 @@ def report(pairs, na):
                       LABEL.get(PAIR[1], PAIR[1]), ab, 'faster', 'rounds'],
                      body))
     out += stub_work(pairs)
+    out += by_slot(pairs)
     errors = [e for g in groups for e in g['errors']]
     if errors:
         out.append(f'{len(errors)} pair(s) without a figure: ' +

@@ -31,7 +31,9 @@
 #                      or one alone (to profile it); "arbel mthca": our
 #                      driver (MODULE, default build/module/arbel.ko) on a
 #                      second stub beside ib_mthca on the first, each
-#                      port 1 -> port 2, the table's ratio arbel/mthca
+#                      port 1 -> port 2, swapping stubs every round (the
+#                      slot changes the figures), the table's ratio
+#                      arbel/mthca
 #   TRAFFIC_PIN=1      server on the guest's CPU 0, client on CPU 1
 #   TRAFFIC_TRACE=1    keep the stub's trace events on, as scripts/vm/run.sh
 #                      has them (off by default: a log line per doorbell,
@@ -120,7 +122,7 @@ read -r steal0 total0 < <(cpu_ticks)
 	echo "host:   nproc $(nproc), $(grep -m1 '^model name' /proc/cpuinfo | sed 's/^model name[[:space:]]*:[[:space:]]*//'), kernel $(uname -r)"
 	echo "qemu:   $("$QEMU" --version | head -n 1) + arbel-stub, TCG (no KVM), q35, $VM_SMP vCPU, $VM_MEM; stub trace events $([ "${TRAFFIC_TRACE:-0}" = 1 ] && echo on || echo off)"
 	case " $devices " in
-	*" arbel "*) echo "guest:  Debian $ARBEL_KABI; perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null); arbel.ko on one arbel-stub, Debian's ib_mthca on another, each port 1 -> port 2" ;;
+	*" arbel "*) echo "guest:  Debian $ARBEL_KABI; perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null); arbel.ko on one arbel-stub, Debian's ib_mthca on another, each port 1 -> port 2, the two swapping stubs every round" ;;
 	*) echo "guest:  Debian $ARBEL_KABI; perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null); ib_mthca (Debian's) on arbel-stub ports=2, port 1 -> port 2; rdma_rxe on a dummy netdev, loopback" ;;
 	esac
 	echo "clock:  wall (the guest's clock is the host's)"

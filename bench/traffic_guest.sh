@@ -15,7 +15,11 @@
 # DEVICES: "mthca rxe" (the default, the order of odd rounds), or one of
 # them alone (to profile one side); "arbel mthca": arbel.ko on one stub
 # beside ib_mthca on another (driver_override picks which binds which),
-# each server on port 1 and client on port 2.
+# each server on port 1 and client on port 2; before every round but the
+# first the two drivers swap stubs (unbound, driver_override swapped,
+# probed again), so that each runs half the rounds on each PCI slot: the
+# slot changes the figures (Documentation/benchmarks.rst).  Each pair's
+# line names the slot its device was on.
 # PIN: 1 runs the server on CPU 0 and the client on CPU 1 (busybox taskset).
 # A test "reg_mr" is not perftest's: cmp_bench -s SIZE_KIB $REG_ARGS on
 # the device, its "BENCH {json}" row as the client output.
@@ -64,19 +68,49 @@ ip addr add 10.77.0.1/24 dev trf0
 ip link set trf0 up
 rdma link add rxe0 type rxe netdev trf0 || echo "TRAFFIC-NA rxe rdma link add failed"
 
-# ports ACTIVE (the stub's SM gives port n LID n; rxe is up with its netdev)
-for _ in $(seq 100); do
-	a=$(cat /sys/class/infiniband/mthca0/ports/{1,2}/state 2>/dev/null | grep -c ACTIVE)
-	b=$(grep -c ACTIVE /sys/class/infiniband/rxe0/ports/1/state 2>/dev/null)
-	[ "${a:-0}" = 2 ] && [ "${b:-0}" = 1 ] && break
-	sleep 0.1
-done
-for _ in $(seq 100); do
-	case " $devices " in *" arbel "*) ;; *) break ;; esac
-	a=$(cat /sys/class/infiniband/arbel0/ports/{1,2}/state 2>/dev/null | grep -c ACTIVE)
-	[ "${a:-0}" = 2 ] && break
-	sleep 0.1
-done
+# active DEV N: wait (up to 10 s) until DEV has N ports ACTIVE (the stub's
+# SM gives port n LID n; rxe is up with its netdev)
+active() {
+	local a
+	for _ in $(seq 100); do
+		a=$(cat "/sys/class/infiniband/$1/ports/"*/state 2>/dev/null | grep -c ACTIVE)
+		[ "${a:-0}" = "$2" ] && return 0
+		sleep 0.1
+	done
+	echo "# $1: ${a:-0} of $2 ports ACTIVE after 10 s"
+}
+active mthca0 2
+active rxe0 1
+case " $devices " in *" arbel "*) active arbel0 2 ;; esac
+
+# swap_slots: the arbel mode's two stubs unbound, their drivers swapped
+# (driver_override), probed again in slot order, both ports ACTIVE again
+swap_slots() {
+	local d was
+	for d in /sys/bus/pci/devices/*; do
+		[ "$(cat "$d/vendor"):$(cat "$d/device")" = 0x15b3:0x6282 ] || continue
+		[ -e "$d/driver" ] && echo "${d##*/}" >"$d/driver/unbind"
+		was=$(cat "$d/driver_override")
+		if [ "$was" = arbel ]; then
+			echo ib_mthca >"$d/driver_override"
+		else
+			echo arbel >"$d/driver_override"
+		fi
+	done
+	for d in /sys/bus/pci/devices/*; do
+		[ "$(cat "$d/vendor"):$(cat "$d/device")" = 0x15b3:0x6282 ] || continue
+		echo "${d##*/}" >/sys/bus/pci/drivers_probe
+	done
+	active mthca0 2
+	active arbel0 2
+}
+
+# slot IBDEV: the PCI address of IBDEV's device ("" for rxe)
+slot() {
+	local bdf
+	bdf=$(readlink "/sys/class/infiniband/$1/device" 2>/dev/null) || return 0
+	case $bdf in */0000:*) echo "${bdf##*/}" ;; esac
+}
 for d in mthca0 rxe0 arbel0; do
 	[ -d "/sys/class/infiniband/$d" ] || continue
 	for p in "/sys/class/infiniband/$d/ports/"*; do
@@ -122,7 +156,7 @@ reg() {
 	"$BIN/cmp_bench" $REG_ARGS -s "$kib" -d "${dev}0" >/tmp/reg.out 2>&1
 	rc=$?
 	t1=$(cut -d' ' -f1 /proc/uptime)
-	echo "TRAFFIC {\"dev\": \"$dev\", \"test\": \"reg_mr\", \"size\": $((kib * 1024)), \"iters\": 0, \"round\": $round, \"turn\": $turn, \"server_rc\": 0, \"client_rc\": $rc, \"secs\": $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')}"
+	echo "TRAFFIC {\"dev\": \"$dev\", \"slot\": \"$(slot "${dev}0")\", \"test\": \"reg_mr\", \"size\": $((kib * 1024)), \"iters\": 0, \"round\": $round, \"turn\": $turn, \"server_rc\": 0, \"client_rc\": $rc, \"secs\": $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')}"
 	echo TRAFFIC-OUT-BEGIN
 	cat /tmp/reg.out
 	echo TRAFFIC-OUT-END
@@ -193,7 +227,7 @@ pair() {
 	t1=$(cut -d' ' -f1 /proc/uptime)
 	read -r i1 x1 < <(intr_ctxt)
 	stub_counts "$ibdev" >/tmp/stub1 2>/dev/null
-	echo "TRAFFIC {\"dev\": \"$dev\", \"test\": \"$test\", \"size\": $size, \"iters\": $iters, \"round\": $round, \"turn\": $turn, \"server_rc\": $src, \"client_rc\": $crc, \"secs\": $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }'), \"guest_intr\": $((i1 - i0)), \"guest_ctxt\": $((x1 - x0)), \"stub\": {$(stub_delta /tmp/stub0 /tmp/stub1)}}"
+	echo "TRAFFIC {\"dev\": \"$dev\", \"slot\": \"$(slot "$ibdev")\", \"test\": \"$test\", \"size\": $size, \"iters\": $iters, \"round\": $round, \"turn\": $turn, \"server_rc\": $src, \"client_rc\": $crc, \"secs\": $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }'), \"guest_intr\": $((i1 - i0)), \"guest_ctxt\": $((x1 - x0)), \"stub\": {$(stub_delta /tmp/stub0 /tmp/stub1)}}"
 	echo TRAFFIC-OUT-BEGIN
 	cat "$cout"
 	echo TRAFFIC-OUT-END
@@ -205,6 +239,9 @@ pair() {
 }
 
 for r in $(seq "$rounds"); do
+	case " $devices " in
+	*" arbel "*) [ "$r" = 1 ] || swap_slots ;;
+	esac
 	order=$devices
 	if [ $((r % 2)) = 0 ]; then
 		order=$(echo "$devices" | awk '{ for (i = NF; i > 0; i--) printf "%s%s", $i, (i > 1 ? " " : "") }')

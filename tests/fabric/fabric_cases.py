@@ -83,6 +83,7 @@ RPING_COUNT = 100
 MCKEY_COUNT = 10
 MCKEY_GROUP = '239.1.2.3'
 CM_MTU = 65520          # IPoIB's connected-mode MTU
+PERFTEST_PORT = 18515   # perftest's default port (its rdma_cm port with -R)
 MODES = ('datagram', 'connected')
 
 # busybox ping's summary line
@@ -101,7 +102,7 @@ class Case:
     [(rc, text)] for the servers, then the client."""
 
     def __init__(self, group, name, servers, client, verdict, settle=0.5,
-                 mode=None):
+                 mode=None, listen=None):
         self.group = group
         self.mode = mode          # IPoIB's mode it needs, None: any
         self.name = name
@@ -109,9 +110,21 @@ class Case:
         self.client = client
         self.verdict = verdict
         self.settle = settle      # seconds between servers and client
+        # an rdma_cm port the first server listens on: the client starts
+        # once the server's host lists it (`rdma resource show cm_id`),
+        # not after a fixed settle (under load a server took longer)
+        self.listen = listen
 
     def __repr__(self):
         return f'Case({self.name!r})'
+
+
+def listening(text, port):
+    """Whether `rdma resource show cm_id` output @text has an rdma_cm ID
+    listening on @port ("state LISTEN ... src-addr ADDR:PORT")."""
+    return any('state LISTEN' in line and
+               re.search(rf'src-addr \S*:{port}\b', line)
+               for line in (text or '').splitlines())
 
 
 def ping_ok(text, count=PING_COUNT):
@@ -171,7 +184,7 @@ def perftest(prog, drv):
                         '100', '-F'])],
                 ('A', [prog, '-R', '-d', a.dev, '-i', str(a.port), '-n',
                        '100', '-F', ADDR['B']]),
-                exit_verdict, settle=1.0)
+                exit_verdict, settle=1.0, listen=PERFTEST_PORT)
 
 
 def cases(drv=DRIVERS['mthca']):

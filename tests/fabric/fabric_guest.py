@@ -205,16 +205,37 @@ def kill(proc):
     return proc.returncode
 
 
+def wait_listen(hosts, h, port, limit):
+    """Until host @h lists an rdma_cm ID listening on @port, at most
+    @limit seconds; whether it did."""
+    deadline = time.monotonic() + limit
+    while True:
+        rc, out = hosts.run(h, ['rdma', 'resource', 'show', 'cm_id'],
+                            timeout=10)
+        if rc == 0 and fc.listening(out, port):
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+
+
 def run_case(hosts, case, timeout):
-    """Servers first, then the client; everyone at most @timeout s.
-    [(rc, output)] for the servers, then the client; rc None: killed."""
+    """Servers first, then the client (after case.settle seconds, or once
+    the first server listens on case.listen); everyone at most @timeout
+    s.  [(rc, output)] for the servers, then the client; rc None: killed;
+    a server never seen listening is noted after the client's output."""
     files = [tempfile.TemporaryFile('w+') for _ in range(len(case.servers)
                                                           + 1)]
     procs = []
     deadline = time.monotonic() + timeout
     for (h, argv), f in zip(case.servers, files):
         procs.append(spawn(hosts.prefix(h) + argv, f))
-    time.sleep(case.settle)
+    listened = True
+    if case.listen:
+        listened = wait_listen(hosts, case.servers[0][0], case.listen,
+                               case.settle + 10)
+    else:
+        time.sleep(case.settle)
     h, argv = case.client
     procs.append(spawn(hosts.prefix(h) + argv, files[-1]))
     for p in reversed(procs):
@@ -229,6 +250,10 @@ def run_case(hosts, case, timeout):
         f.seek(0)
         out.append((None if timed_out else rc, f.read()))
         f.close()
+    if not listened:
+        rc, text = out[-1]
+        out[-1] = (rc, text + f'\n(the server was not seen listening on '
+                   f'{case.listen} before the client started)')
     return out
 
 

@@ -61,6 +61,23 @@ class Cases(unittest.TestCase):
         mckey = next(c for c in self.fc.cases(drv) if 'mckey' in c.name)
         self.assertEqual([h for h, _ in mckey.servers], ['B', 'C'])
 
+    def test_perftest_waits_for_the_listener(self):
+        """perftest -R's client starts once the server's rdma_cm ID
+        listens on perftest's port (mthca-fabric once failed with a fixed
+        second's settle under load); the others keep their settle."""
+        for c in self.fc.cases():
+            want = self.fc.PERFTEST_PORT if c.group == 'perftest' else None
+            self.assertEqual(c.listen, want, c.name)
+        # iproute2's `rdma resource show cm_id` lines
+        text = ('link mthca0/2 lqpn 0 qp-type RC state LISTEN ps TCP pid 512 '
+                'comm ib_send_lat src-addr 10.9.0.2:18515 dst-addr 0.0.0.0:0\n'
+                'link mthca0/1 lqpn 1 qp-type RC state CONNECT ps TCP pid 9 '
+                'comm x src-addr 10.9.0.1:18516 dst-addr 10.9.0.2:18515\n')
+        self.assertTrue(self.fc.listening(text, 18515))
+        self.assertFalse(self.fc.listening(text, 18516))    # not LISTEN
+        self.assertFalse(self.fc.listening(text, 1851))
+        self.assertFalse(self.fc.listening('', 18515))
+
     def test_reload_cycles(self):
         """Issue 28: arbel is reloaded 10 times with IPoIB up; ib_mthca's
         stage does not repeat the mthca stages' reloads."""

@@ -41,13 +41,20 @@ BIN=/opt/arbel/bin
 PAIR_TIMEOUT=${PAIR_TIMEOUT:-60}
 port=18600
 
+# stubs: the sysfs directories of the arbel-stubs (15b3:6282), in slot order
+stubs() {
+	local d
+	for d in /sys/bus/pci/devices/*; do
+		[ "$(cat "$d/vendor"):$(cat "$d/device")" = 0x15b3:0x6282 ] && echo "$d"
+	done
+}
+
 modprobe ib_uverbs
 case " $devices " in
 *" arbel "*)
 	# two stubs: the first for ib_mthca, the second for arbel
 	n=0
-	for d in /sys/bus/pci/devices/*; do
-		[ "$(cat "$d/vendor"):$(cat "$d/device")" = 0x15b3:0x6282 ] || continue
+	for d in $(stubs); do
 		n=$((n + 1))
 		case $n in
 		1) echo ib_mthca >"$d/driver_override" ;;
@@ -87,8 +94,7 @@ case " $devices " in *" arbel "*) active arbel0 2 ;; esac
 # (driver_override), probed again in slot order, both ports ACTIVE again
 swap_slots() {
 	local d was
-	for d in /sys/bus/pci/devices/*; do
-		[ "$(cat "$d/vendor"):$(cat "$d/device")" = 0x15b3:0x6282 ] || continue
+	for d in $(stubs); do
 		[ -e "$d/driver" ] && echo "${d##*/}" >"$d/driver/unbind"
 		was=$(cat "$d/driver_override")
 		if [ "$was" = arbel ]; then
@@ -97,8 +103,7 @@ swap_slots() {
 			echo arbel >"$d/driver_override"
 		fi
 	done
-	for d in /sys/bus/pci/devices/*; do
-		[ "$(cat "$d/vendor"):$(cat "$d/device")" = 0x15b3:0x6282 ] || continue
+	for d in $(stubs); do
 		echo "${d##*/}" >/sys/bus/pci/drivers_probe
 	done
 	active mthca0 2

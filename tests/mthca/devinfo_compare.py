@@ -14,8 +14,7 @@ import re
 # line after device_cap_flags has no colon (its flag's name).
 FIELD_RE = re.compile(r'^\s*([A-Za-z_][A-Za-z0-9_ ]*?|GID\[\s*\d+\]):\s*(.*)$')
 
-IB_DEVICE_CHANGE_PHY_PORT = 1 << 5      # ib_verbs.h, enum ib_device_cap_flags
-IB_DEVICE_MEM_MGT_EXTENSIONS = 1 << 21  # the same (IB_UVERBS_DEVICE_...)
+IB_DEVICE_MEM_MGT_EXTENSIONS = 1 << 21  # ib_verbs.h (IB_UVERBS_DEVICE_...)
 ARBEL_SPECIAL_QPS = 8                   # the block kept for QP0 and QP1
 ARBEL_MCGS = 16                         # the profile's MCG table entries
 ARBEL_MGM_QPS = 56                      # QPs one MGM entry holds (PRM)
@@ -23,8 +22,7 @@ ARBEL_MGM_QPS = 56                      # QPs one MGM entry holds (PRM)
 
 def _cap_diff(a, m):
     a, m = int(a, 16), int(m, 16)
-    return (a & ~m, m & ~a) == (IB_DEVICE_MEM_MGT_EXTENSIONS,
-                                IB_DEVICE_CHANGE_PHY_PORT)
+    return (a & ~m, m & ~a) == (IB_DEVICE_MEM_MGT_EXTENSIONS, 0)
 
 
 def _int(v):
@@ -42,16 +40,14 @@ DIFFERENT = {
     'max_res_rd_atom': ('4 a QP, over max_qp (so 32 fewer)',
                         lambda a, m: _int(m) - _int(a) ==
                         4 * ARBEL_SPECIAL_QPS),
-    'device_cap_flags': ('CHANGE_PHY_PORT not claimed: no path migration, '
-                         'and moving a QP to the other port (SQD) is not '
-                         'tested; MEM_MGT_EXTENSIONS claimed: fast '
-                         'registration (issue 29)', _cap_diff),
+    'device_cap_flags': ('MEM_MGT_EXTENSIONS claimed: fast registration '
+                         '(issue 29); every other flag as ib_mthca\'s',
+                         _cap_diff),
     'device_cap_flags_ex': ('the same', _cap_diff),
-    'capabilities': ('the same: CHANGE_PHY_PORT only in ib_mthca\'s list, '
-                     'MEM_MGT_EXTENSIONS only in arbel\'s',
+    'capabilities': ('the same: MEM_MGT_EXTENSIONS only in arbel\'s list',
                      lambda a, m: (set(m.split(', ')) - set(a.split(', ')),
                                    set(a.split(', ')) - set(m.split(', ')))
-                     == ({'CHANGE_PHY_PORT'}, {'MEM_MGT_EXTENSIONS'})),
+                     == (set(), {'MEM_MGT_EXTENSIONS'})),
     'max_mr': ("the event queue's ring MPT (event mode) is not counted",
                lambda a, m: _int(m) - _int(a) == 1),
     'max_pd': ("QUERY_DEV_LIM's, less the reserved (ib_mthca's profile: "

@@ -22,8 +22,9 @@ ARBEL = """hca_id:\tarbel0
 \tphys_port_cnt:\t\t\t2
 \tmax_mr_size:\t\t\t0x1000000000
 \tmax_qp:\t\t\t\t65464
-\tdevice_cap_flags:\t\t0x00201c46
+\tdevice_cap_flags:\t\t0x00201c66
 \t\t\t\t\tBAD_PKEY_CNTR
+\t\t\t\t\tCHANGE_PHY_PORT
 \t\t\t\t\tRC_RNR_NAK_GEN
 \t\t\t\t\tMEM_MGT_EXTENSIONS
 \tmax_mr:\t\t\t\t131055
@@ -33,7 +34,7 @@ ARBEL = """hca_id:\tarbel0
 \tmax_total_mcast_qp_attach:\t896
 \tmax_srq_wr:\t\t\t65535
 \tmax_pkeys:\t\t\t64
-\tdevice_cap_flags_ex:\t\t0x201C46
+\tdevice_cap_flags_ex:\t\t0x201C66
 \t\tport:\t1
 \t\t\tstate:\t\t\tPORT_ACTIVE (4)
 \t\t\tpkey_tbl_len:\t\t64
@@ -111,12 +112,20 @@ class Compare(unittest.TestCase):
         problems, _ = self.d.compare(ARBEL.replace('65464', '65472'), MTHCA)
         self.assertEqual(len(problems), 1)
         self.assertTrue(problems[0].startswith('max_qp: '), problems)
-        # a capability flag other than CHANGE_PHY_PORT missing
-        text = ARBEL.replace('0x00201c46', '0x00201c44')
+        # a capability flag missing (BAD_PKEY_CNTR)
+        text = ARBEL.replace('0x00201c66', '0x00201c64')
         problems, _ = self.d.compare(text, MTHCA)
         self.assertTrue(problems[0].startswith('device_cap_flags: '), problems)
+        # CHANGE_PHY_PORT missing: arbel claims it as ib_mthca does since
+        # 2026-12-07 (tests/verbs/test_port_move.py)
+        text = ARBEL.replace('0x00201c66', '0x00201c46')
+        problems, _ = self.d.compare(text, MTHCA)
+        self.assertTrue(problems[0].startswith('device_cap_flags: '), problems)
+        text = ARBEL.replace('\t\t\t\t\tCHANGE_PHY_PORT\n', '', 1)
+        problems, _ = self.d.compare(text, MTHCA)
+        self.assertTrue(problems[0].startswith('capabilities: '), problems)
         # MEM_MGT_EXTENSIONS not claimed
-        text = ARBEL.replace('0x00201c46', '0x00001c46')
+        text = ARBEL.replace('0x00201c66', '0x00001c66')
         problems, _ = self.d.compare(text, MTHCA)
         self.assertTrue(problems[0].startswith('device_cap_flags: '), problems)
 

@@ -59,8 +59,12 @@ static int arbel_query_device(struct ib_device *ibdev,
 			(adev->eq.region ? 1 : 0);
 	props->max_pd = adev->max_pd - adev->rsvd_pd;
 	props->max_pkeys = arbel_pkey_table_len(adev);
-	/* fast registration as frmr.c and kqp_fr.c do it */
-	props->device_cap_flags = IB_DEVICE_PORT_ACTIVE_EVENT |
+	/*
+	 * fast registration as frmr.c and kqp_fr.c do it; a port change in
+	 * SQD2SQD as qctx.c encodes it (optional-parameter bit 11)
+	 */
+	props->device_cap_flags = IB_DEVICE_CHANGE_PHY_PORT |
+				  IB_DEVICE_PORT_ACTIVE_EVENT |
 				  IB_DEVICE_SYS_IMAGE_GUID |
 				  IB_DEVICE_RC_RNR_NAK_GEN |
 				  IB_DEVICE_MEM_MGT_EXTENSIONS;

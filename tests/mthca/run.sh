@@ -91,7 +91,8 @@ else
 		judge --setup-error "building tests/mthca/mcast_ud.c: see $OUT/mcast_ud.log"
 	cp "$ko" tests/mthca/traffic_guest.py tests/mthca/traffic_cases.py \
 		tests/mthca/rdma_core_tests.py tests/mthca/devinfo_compare.py \
-		"$gb/"
+		tests/verbs/test_port_move.py tests/verbs/base.py \
+		tests/verbs/expect.py tests/verbs/uverbs_raw.py "$gb/"
 	# arbel: ib_mthca on the same stub at the end, to compare ibv_devinfo
 	if [ "$MODE" = arbel ]; then
 		mko=$(tests/mthca/find-ko.sh) && cp "$mko" "$gb/"

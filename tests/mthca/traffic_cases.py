@@ -49,6 +49,9 @@ DRIVERS = {
 # the multicast client (mcast_ud.c): its KTAP relayed; seconds it may take
 MCAST = 'mcast_ud'
 MCAST_SECS = 60
+# an RC QP moved to port 2 in SQD (tests/verbs/test_port_move.py)
+PORT_MOVE = 'test_port_move'
+PORT_MOVE_SECS = 60
 SERVER_HOST = '127.0.0.1'
 FIRST_TCP_PORT = 18515
 

@@ -22,13 +22,15 @@ in /opt/arbel/bin:
   4. rdma-core's own traffic tests (rdma_core_tests.py), one process per
      module bounded by its time; each test one result, skips as skips;
   5. UD multicast (mcast_ud, built from mcast_ud.c): its results relayed;
-  6. arbel only: `ibv_devinfo -v` of arbel0 and, the same stub bound to
+  6. an RC QP moved from port 1 to port 2 in SQD (test_port_move.py, the
+     verbs suite, standalone): its results relayed;
+  7. arbel only: `ibv_devinfo -v` of arbel0 and, the same stub bound to
      Debian's ib_mthca then, of mthca0, compared field by field
      (devinfo_compare.py).
 
 --only runs the cases and rdma-core modules whose name contains one of
 the words, or whose group ("pingpong", "perftest", "rdma-core",
-"multicast", "devinfo") is one.
+"multicast", "port-move", "devinfo") is one.
 Prints KTAP; exits 1 if anything failed.
 """
 
@@ -122,6 +124,22 @@ def spawn(argv, out):
                             stdin=subprocess.DEVNULL, start_new_session=True)
 
 
+def relay_run(k, argv, limit):
+    """argv, a KTAP program, at most @limit seconds, its results relayed:
+    (the relayed results, its exit status, whether it was killed)."""
+    with tempfile.TemporaryFile('w+') as out:
+        p = spawn(argv, out)
+        try:
+            p.wait(timeout=limit)
+            timed_out = False
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        rc = kill(p)
+        out.seek(0)
+        lines = out.read().splitlines()
+    return k.relay(lines), rc, timed_out
+
+
 def run_pair(case, timeout):
     """Start the server, the client once the server listens, wait for both
     at most @timeout seconds; a tc.Result."""
@@ -182,17 +200,7 @@ def rdma_core(k, args, drv):
                 '--port', '1', '--poll-timeout', str(tc.POLL_CQ_TIMEOUT),
                 module]
         t0 = time.monotonic()
-        with tempfile.TemporaryFile('w+') as out:
-            p = spawn(argv, out)
-            try:
-                p.wait(timeout=limit)
-                timed_out = False
-            except subprocess.TimeoutExpired:
-                timed_out = True
-            rc = kill(p)
-            out.seek(0)
-            lines = out.read().splitlines()
-        relayed = k.relay(lines)
+        relayed, rc, timed_out = relay_run(k, argv, limit)
         k.diag(f'rdma-core {module}: {time.monotonic() - t0:.1f} s, '
                f'exit {rc}')
         if timed_out:
@@ -208,20 +216,23 @@ def multicast(k, args, drv):
     packets to their multicast LIDs, one result per check it makes."""
     if not tc.selected(tc.MCAST, 'multicast', args.only):
         return
-    with tempfile.TemporaryFile('w+') as out:
-        p = spawn([f'{BIN}/{tc.MCAST}', drv.dev, str(min(drv.ports, 2))],
-                  out)
-        try:
-            p.wait(timeout=tc.MCAST_SECS)
-            timed_out = False
-        except subprocess.TimeoutExpired:
-            timed_out = True
-        rc = kill(p)
-        out.seek(0)
-        lines = out.read().splitlines()
-    relayed = k.relay(lines)
+    relayed, rc, timed_out = relay_run(
+        k, [f'{BIN}/{tc.MCAST}', drv.dev, str(min(drv.ports, 2))],
+        tc.MCAST_SECS)
     k.diag(f'{tc.MCAST}: exit {rc}')
     k.ran_to_end(relayed, tc.MCAST, not timed_out)
+
+
+def port_move(k, args, drv):
+    """tests/verbs/test_port_move.py on the device: an RC QP moved to port
+    2 in SQD, its messages then from port 2's LID (CHANGE_PHY_PORT)."""
+    if not tc.selected(tc.PORT_MOVE, 'port-move', args.only):
+        return
+    relayed, rc, timed_out = relay_run(
+        k, ['python3', f'{BIN}/{tc.PORT_MOVE}.py', '--dev', drv.dev],
+        tc.PORT_MOVE_SECS)
+    k.diag(f'{tc.PORT_MOVE}: exit {rc}')
+    k.ran_to_end(relayed, tc.PORT_MOVE, not timed_out)
 
 
 def devinfo(k, args, drv):
@@ -290,6 +301,7 @@ def main():
         clients(k, args, drv)
         rdma_core(k, args, drv)
         multicast(k, args, drv)
+        port_move(k, args, drv)
         devinfo(k, args, drv)
     else:
         k.fail('clients', f'no {drv.dev}: nothing to run')

@@ -13,8 +13,16 @@ sender left by, and the stub's subnet manager gives port n the LID
 lid + n - 1.  Before the move the sender's messages come from port 1's
 LID, after it from port 2's, and query_qp says port 2; the bytes are
 compared each time.
+
+The verbs stages run it on arbel0 (verbs_guest.py); the traffic stages
+run it standalone on the device they test, mthca0 included, so that the
+stub's port change is the one ib_mthca makes too:
+
+  test_port_move.py --dev DEV      (KTAP on stdout)
 """
 
+import argparse
+import sys
 import time
 import unittest
 
@@ -27,6 +35,7 @@ from pyverbs.pd import PD
 from pyverbs.qp import QP, QPAttr, QPCap, QPInitAttr
 from pyverbs.wr import RecvWR, SendWR, SGE
 
+from arbeltest import ktap
 import base
 
 SIZE = 256
@@ -147,3 +156,18 @@ class PortMove(unittest.TestCase):
         self.move(self.a, 1, self.lid[2])
         self.move(self.b, 2, self.lid[1])
         self.assertEqual(self.send(0x3c), self.lid[1])
+
+
+def main():
+    """The suite on --dev, as KTAP; exit status 1 if a test failed."""
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--dev', required=True, help='the device, e.g. mthca0')
+    base.CONFIG['device'] = ap.parse_args().dev
+    k = ktap.Ktap()
+    ktap.run_unittest(unittest.defaultTestLoader.loadTestsFromTestCase(
+        PortMove), k)
+    return k.finish()
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -41,6 +41,7 @@
 #include "qemu/timer.h"
 #include "arbel-state.h"
 #include "arbel-wqe.h"
+#include "arbel-eq.h"
 #include "arbel-trace.h"
 #include "trace.h"
 #include "arbel-objects.h"
@@ -206,6 +207,26 @@ void arbel_sq_doorbell(ArbelState *s, uint32_t head_op, uint32_t qpn_size)
                      (uint32_t)(s->dp.cqes - cqes));
 }
 
+/*
+ * RTS2SQD asked for the SQ-drained event (in_mod bit 31, mthca's
+ * sqd_event): execution is synchronous, so no message is in flight and the
+ * send queue is drained as the command completes -- unless an RNR NAK
+ * stalls it, its head WQE still in progress: the stub retries only in RTS,
+ * so that queue never drains in SQD and no event comes.
+ */
+static void arbel_sq_drained(ArbelState *s, uint32_t qpn)
+{
+    uint8_t ctx[ARBEL_QPC_SIZE];
+    ArbelQp *qp = arbel_qp_find(s, qpn, ctx);
+    uint8_t data[24] = { 0 };
+
+    if (!qp || qp->stalled) {
+        return;
+    }
+    stl_be_p(data, qpn);
+    arbel_eq_post_event(s, ARBEL_EV_SQ_DRAINED, 0, data);
+}
+
 /**
  * arbel_dp_cmd_modify_qp - a QP transition, as the data path sees it
  * @s: the device
@@ -215,7 +236,8 @@ void arbel_sq_doorbell(ArbelState *s, uint32_t head_op, uint32_t qpn_size)
  * also on a QP already in ERR: what was posted since is flushed then (a
  * mem-free receive rings no doorbell, so nothing else would; IBTA vol. 1
  * 10.3.1 has a work request posted in the error state complete flushed).
- * A QP that reaches RTS (from SQD or SQE) resumes its send queue.
+ * A QP that reaches RTS (from SQD or SQE) resumes its send queue; RTS2SQD
+ * with in_mod bit 31 posts the SQ-drained event once the queue is drained.
  *
  * Return: a command status.
  */
@@ -234,6 +256,9 @@ uint8_t arbel_dp_cmd_modify_qp(ArbelState *s, ArbelCmd *cmd)
     } else if (cmd->opcode == ARBEL_OP_SQD2RTS_QPEE ||
                cmd->opcode == ARBEL_OP_SQERR2RTS_QPEE) {
         arbel_sq_run(s, qpn);
+    } else if (cmd->opcode == ARBEL_OP_RTS2SQD_QPEE &&
+               cmd->in_mod & ARBEL_QP_SQD_EVENT) {
+        arbel_sq_drained(s, qpn);
     }
     return st;
 }

@@ -169,6 +169,7 @@ static inline uint32_t arbel_qpc_pd(const uint8_t *ctx)
 
 /* affiliated asynchronous events (EQE types, mthca's eq code) */
 #define ARBEL_EV_COMM_EST       0x02
+#define ARBEL_EV_SQ_DRAINED     0x03
 #define ARBEL_EV_WQ_CATAS       0x05
 #define ARBEL_EV_WQ_INVAL_REQ   0x10
 #define ARBEL_EV_WQ_ACCESS      0x11

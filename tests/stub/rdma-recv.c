@@ -355,3 +355,31 @@ void rd_srq(void)
 	check_status(cmd(OP_UNMAP_ICM, 0, SRQC_BASE, 1, 0), ST_OK,
 		     "UNMAP_ICM the SRQ context page");
 }
+
+/*
+ * RTS2SQD's in_mod bit 31 asks for the SQ-drained event (mthca's
+ * sqd_event; event type 0x03: mthca's MTHCA_EVENT_TYPE_SQ_DRAINED): with
+ * nothing in flight it comes as the command completes, for QP 0; without
+ * the bit none comes.  EQEs 3 and 4 of EQ 0 (rd_srq wrote 1 and 2).
+ */
+void rd_sq_drained(void)
+{
+	const uint8_t *next = rd.cq->va + 0x800 + 4 * 32;
+
+	memset(inbox->va, 0, 0x108);	/* SQD2RTS: no optional parameter */
+	check_status(cmd(OP_MAP_EQ, 0, 1ull << EV_SQ_DRAINED, 0, 0), ST_OK,
+		     "MAP_EQ event 0x03 to EQ 0");
+	check_status(cmd(OP_RTS2SQD, 0, 0, 0, 0), ST_OK,
+		     "RTS2SQD without in_mod bit 31");
+	check_status(cmd(OP_SQD2RTS, 0, inbox->pa, 0, 0), ST_OK, "SQD2RTS");
+	check_status(cmd(OP_RTS2SQD, 0, 0, QP_SQD_EVENT, 0), ST_OK,
+		     "RTS2SQD with in_mod bit 31 (SQ-drained event requested)");
+	check_eqe(3, EV_SQ_DRAINED,
+		  "the SQ-drained event (0x03, QP 0), and none for the RTS2SQD "
+		  "without the bit");
+	ktap_test_check(next[0x1f] & 0x80, "no second SQ-drained event",
+			"EQE 4 type 0x%02x", next[1]);
+	check_status(cmd(OP_SQD2RTS, 0, inbox->pa, 0, 0), ST_OK, "SQD2RTS");
+	check_status(cmd(OP_MAP_EQ, 0, 1ull << EV_SQ_DRAINED, 1u << 31, 0),
+		     ST_OK, "MAP_EQ unmap event 0x03");
+}

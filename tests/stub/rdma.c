@@ -210,6 +210,7 @@ void suite_rdma(void)
 	eq_create_unarmed(rd.cq->va + 0x800, EQ_VA, rd_key(Q_IDX));
 	rd_cq_overrun();
 	rd_srq();
+	rd_sq_drained();
 	check_status(cmd(OP_HW2SW_EQ, 1, 0, 0, 0), ST_OK, "HW2SW_EQ");
 	check_status(cmd(OP_UNMAP_ICM, 0, EQC_BASE, 1, 0), ST_OK,
 		     "UNMAP_ICM the EQ context page");

@@ -30,7 +30,11 @@
 #define OP_SW2HW_SRQ		0x035
 #define OP_HW2SW_SRQ		0x036
 #define OP_ARM_SRQ		0x040
+#define EV_SQ_DRAINED		0x03
 #define EV_SRQ_LAST_WQE		0x13
+#define OP_RTS2SQD		0x01f
+#define OP_SQD2RTS		0x020
+#define QP_SQD_EVENT		(1u << 31)
 #define EV_SRQ_LIMIT		0x14
 #define SRQ_OFF			0x600	/* 4 SRQ WQEs of 32 bytes */
 #define SRQ_DB			3	/* the SRQ's doorbell record */
@@ -130,6 +134,7 @@ void rd_more(void);
 void rd_windows(void);
 void rd_cq_overrun(void);
 void rd_srq(void);
+void rd_sq_drained(void);
 void rd_tpt_cache(void);
 void rd_fmr_cycle(void);
 

@@ -12,7 +12,10 @@ which libmthca reports for every QP type) is the LID of the port the
 sender left by, and the stub's subnet manager gives port n the LID
 lid + n - 1.  Before the move the sender's messages come from port 1's
 LID, after it from port 2's, and query_qp says port 2; the bytes are
-compared each time.
+compared each time.  Each QP is drained as an application would before
+such a move: RTS -> SQD asking for the SQ-drained event, then waiting for
+IBV_EVENT_SQ_DRAINED on the context's async fd (non-blocking, select()
+with a deadline, so that a missing event fails instead of hanging).
 
 The verbs stages run it on arbel0 (verbs_guest.py); the traffic stages
 run it standalone on the device they test, mthca0 included, so that the
@@ -22,6 +25,8 @@ stub's port change is the one ib_mthca makes too:
 """
 
 import argparse
+import os
+import select
 import sys
 import time
 import unittest
@@ -40,15 +45,33 @@ import base
 
 SIZE = 256
 POLL_SECS = 10
+EVENT_FD = 'anon_inode:[infinibandevent]'   # uverbs' async event file
 IB_DEVICE_CHANGE_PHY_PORT = 1 << 5     # ib_verbs.h, enum ib_device_cap_flags
+
+
+def event_fds():
+    """This process's uverbs async event files (fd numbers)."""
+    out = set()
+    for fd in os.listdir('/proc/self/fd'):
+        try:
+            if os.readlink(f'/proc/self/fd/{fd}') == EVENT_FD:
+                out.add(int(fd))
+        except OSError:
+            pass
+    return out
 
 
 class PortMove(unittest.TestCase):
     """RC QP a (port 1) sends to b (port 2); a moves to port 2 in SQD."""
 
     def setUp(self):
+        before = event_fds()
         self.ctx = Context(name=base.CONFIG['device'])
         self.addCleanup(self.ctx.close)
+        new = event_fds() - before
+        self.assertEqual(len(new), 1, f'async event fds: {new}')
+        self.async_fd = new.pop()
+        os.set_blocking(self.async_fd, False)
         self.pd = PD(self.ctx)
         self.addCleanup(self.pd.close)
         self.cq = CQ(self.ctx, 16)
@@ -87,14 +110,33 @@ class PortMove(unittest.TestCase):
         a.max_rd_atomic = 1
         qp.to_rts(a)
 
+    def async_event(self, want):
+        """Wait for async event @want; others seen before it are named in
+        the failure."""
+        seen = []
+        deadline = time.monotonic() + POLL_SECS
+        while True:
+            left = deadline - time.monotonic()
+            ready, _, _ = select.select([self.async_fd], [], [], max(left, 0))
+            if not ready:
+                self.fail(f'no async event {want} within {POLL_SECS} s '
+                          f'(others: {seen})')
+            ev = self.ctx.get_async_event()
+            kind = ev.event_type
+            ev.ack()
+            if kind == want:
+                return
+            seen.append(kind)
+
     def drain(self, qp):
-        """RTS -> SQD; the SQ is empty, so SQD is reached (query_qp)."""
-        qp.modify(QPAttr(qp_state=e.IBV_QPS_SQD), e.IBV_QP_STATE)
-        t0 = time.monotonic()
-        while qp.query(e.IBV_QP_STATE)[0].qp_state != e.IBV_QPS_SQD:
-            self.assertLess(time.monotonic() - t0, POLL_SECS,
-                            'the QP did not reach SQD')
-            time.sleep(0.01)
+        """RTS -> SQD asking for the SQ-drained event; the event comes and
+        query_qp says SQD."""
+        a = QPAttr(qp_state=e.IBV_QPS_SQD)
+        a.en_sqd_async_notify = 1
+        qp.modify(a, e.IBV_QP_STATE | e.IBV_QP_EN_SQD_ASYNC_NOTIFY)
+        self.async_event(e.IBV_EVENT_SQ_DRAINED)
+        self.assertEqual(qp.query(e.IBV_QP_STATE)[0].qp_state,
+                         e.IBV_QPS_SQD)
 
     def move(self, qp, port, dlid):
         """SQD -> SQD with the new port and primary path, SQD -> RTS."""

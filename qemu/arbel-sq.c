@@ -103,7 +103,30 @@ static void arbel_sq_stall(ArbelState *s, uint32_t qpn, ArbelQp *qp,
     arbel_sq_arm(s);
 }
 
-/* execute what QP @qpn has posted, until done, stalled or in error */
+/*
+ * The SQ-drained event RTS2SQD asked for (in_mod bit 31, mthca's
+ * sqd_event), once no message of the QP is in flight: at once, execution
+ * being synchronous, or, if an RNR NAK stalls the head WQE, when that
+ * message completes (it is retried in SQD: arbel_sq_run).  A QP that went
+ * to ERR meanwhile never drains.
+ */
+static void arbel_sq_drain_check(ArbelState *s, uint32_t qpn, ArbelQp *qp)
+{
+    uint8_t data[24] = { 0 };
+
+    if (!qp->sqd_event || qp->state != ARBEL_QPS_SQD || qp->stalled ||
+        qp->rnr_naks) {
+        return;
+    }
+    qp->sqd_event = false;
+    stl_be_p(data, qpn);
+    arbel_eq_post_event(s, ARBEL_EV_SQ_DRAINED, 0, data);
+}
+
+/*
+ * execute what QP @qpn has posted, until done, stalled or in error: in
+ * RTS every WQE, in SQD only a head WQE already in flight (RNR NAKed)
+ */
 static void arbel_sq_run(ArbelState *s, uint32_t qpn)
 {
     uint8_t ctx[ARBEL_QPC_SIZE];
@@ -118,7 +141,8 @@ static void arbel_sq_run(ArbelState *s, uint32_t qpn)
         arbel_sq_flush(s, &q, qp);
         return;
     }
-    while (qp->state == ARBEL_QPS_RTS && !qp->stalled &&
+    while ((qp->state == ARBEL_QPS_RTS ||
+            (qp->state == ARBEL_QPS_SQD && qp->rnr_naks)) && !qp->stalled &&
            qp->sq_next != qp->sq_end) {
         uint16_t j = qp->sq_next;
         ArbelSqOut o = { 0 };
@@ -145,6 +169,7 @@ static void arbel_sq_run(ArbelState *s, uint32_t qpn)
             return;
         }
     }
+    arbel_sq_drain_check(s, qpn, qp);
 }
 
 static void arbel_sq_rnr_tick(void *opaque)
@@ -207,24 +232,16 @@ void arbel_sq_doorbell(ArbelState *s, uint32_t head_op, uint32_t qpn_size)
                      (uint32_t)(s->dp.cqes - cqes));
 }
 
-/*
- * RTS2SQD asked for the SQ-drained event (in_mod bit 31, mthca's
- * sqd_event): execution is synchronous, so no message is in flight and the
- * send queue is drained as the command completes -- unless an RNR NAK
- * stalls it, its head WQE still in progress: the stub retries only in RTS,
- * so that queue never drains in SQD and no event comes.
- */
-static void arbel_sq_drained(ArbelState *s, uint32_t qpn)
+/* RTS2SQD: the SQ-drained event if @event asks for it, none else */
+static void arbel_sq_sqd(ArbelState *s, uint32_t qpn, bool event)
 {
     uint8_t ctx[ARBEL_QPC_SIZE];
     ArbelQp *qp = arbel_qp_find(s, qpn, ctx);
-    uint8_t data[24] = { 0 };
 
-    if (!qp || qp->stalled) {
-        return;
+    if (qp) {
+        qp->sqd_event = event;
+        arbel_sq_drain_check(s, qpn, qp);
     }
-    stl_be_p(data, qpn);
-    arbel_eq_post_event(s, ARBEL_EV_SQ_DRAINED, 0, data);
 }
 
 /**
@@ -237,7 +254,8 @@ static void arbel_sq_drained(ArbelState *s, uint32_t qpn)
  * mem-free receive rings no doorbell, so nothing else would; IBTA vol. 1
  * 10.3.1 has a work request posted in the error state complete flushed).
  * A QP that reaches RTS (from SQD or SQE) resumes its send queue; RTS2SQD
- * with in_mod bit 31 posts the SQ-drained event once the queue is drained.
+ * with in_mod bit 31 asks for the SQ-drained event, posted once no message
+ * is in flight (arbel_sq_drain_check()); without it no event comes.
  *
  * Return: a command status.
  */
@@ -256,9 +274,8 @@ uint8_t arbel_dp_cmd_modify_qp(ArbelState *s, ArbelCmd *cmd)
     } else if (cmd->opcode == ARBEL_OP_SQD2RTS_QPEE ||
                cmd->opcode == ARBEL_OP_SQERR2RTS_QPEE) {
         arbel_sq_run(s, qpn);
-    } else if (cmd->opcode == ARBEL_OP_RTS2SQD_QPEE &&
-               cmd->in_mod & ARBEL_QP_SQD_EVENT) {
-        arbel_sq_drained(s, qpn);
+    } else if (cmd->opcode == ARBEL_OP_RTS2SQD_QPEE) {
+        arbel_sq_sqd(s, qpn, cmd->in_mod & ARBEL_QP_SQD_EVENT);
     }
     return st;
 }

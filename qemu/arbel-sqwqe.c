@@ -199,7 +199,10 @@ static uint8_t arbel_sq_answer(ArbelState *s, const ArbelSqQp *q,
             qp->rnr_naks = 0;
             return ARBEL_SYN_RNR_RETRY_EXC;
         }
-        qp->rnr_naks++;
+        /* saturated, not wrapped: non-zero marks the WQE in flight */
+        if (qp->rnr_naks < UINT8_MAX) {
+            qp->rnr_naks++;
+        }
         return ARBEL_SQ_SYN_STALL;
     }
     qp->rnr_naks = 0;

@@ -199,7 +199,8 @@ typedef struct ArbelQp {
     uint8_t state;          /* ARBEL_QPS_* */
     bool stalled;           /* an RNR NAK holds the send queue */
     bool comm_est;          /* the communication established event fired */
-    uint8_t rnr_naks;       /* RNR NAKs the head WQE got so far */
+    bool sqd_event;         /* RTS2SQD asked for the SQ-drained event */
+    uint8_t rnr_naks;       /* RNR NAKs the head WQE got (saturating) */
     int64_t rnr_due;        /* stalled: when to try again (virtual ns) */
     uint16_t sq_next;       /* the next send WQE to execute (a counter) */
     uint16_t sq_end;        /* one past the last WQE a doorbell posted */

@@ -360,7 +360,9 @@ void rd_srq(void)
  * RTS2SQD's in_mod bit 31 asks for the SQ-drained event (mthca's
  * sqd_event; event type 0x03: mthca's MTHCA_EVENT_TYPE_SQ_DRAINED): with
  * nothing in flight it comes as the command completes, for QP 0; without
- * the bit none comes.  EQEs 3 and 4 of EQ 0 (rd_srq wrote 1 and 2).
+ * the bit none comes.  A SEND an RNR NAK holds is in flight: SQD lets it
+ * finish (IBTA vol. 1 10.3.1), and the event comes once a receive lets
+ * it land.  EQEs 3 to 5 of EQ 0 (rd_srq wrote 1 and 2).
  */
 void rd_sq_drained(void)
 {
@@ -380,6 +382,29 @@ void rd_sq_drained(void)
 	ktap_test_check(next[0x1f] & 0x80, "no second SQ-drained event",
 			"EQE 4 type 0x%02x", next[1]);
 	check_status(cmd(OP_SQD2RTS, 0, inbox->pa, 0, 0), ST_OK, "SQD2RTS");
+
+	rd.rnr_retry = 7;
+	rd.rnr_timer = 1;
+	rd_qp_up(QP_RRE | QP_RWE | QP_RAE);
+	rd_post(OPC_SEND, 0, 0, SRC_VA, rd_key(SRC_IDX), 16, 0, 0);
+	check_status(cmd(OP_RTS2SQD, 0, 0, QP_SQD_EVENT, 0), ST_OK,
+		     "RTS2SQD with bit 31, a SEND held by RNR NAKs");
+	usleep(20000);
+	ktap_test_check(next[0x1f] & 0x80,
+			"the SEND still in flight after 20 ms: no event yet",
+			"EQE 4 type 0x%02x", next[1]);
+	rd_recv_wqe(0, 64, 0xf00);
+	usleep(20000);
+	rd_check_recv_cqe(0, IBOP_SEND_ONLY, 16, 0,
+			  "a receive posted: the SEND retried in SQD lands");
+	rd_check_cqe(OPC_SEND, 0, 0, "... and completes");
+	check_eqe(4, EV_SQ_DRAINED,
+		  "then the SQ-drained event (0x03, QP 0)");
+	memset(inbox->va, 0, 0x108);
+	check_status(cmd(OP_SQD2RTS, 0, inbox->pa, 0, 0), ST_OK, "SQD2RTS");
+	rd.rnr_retry = 0;
+	rd.rnr_timer = 0;
+	rd_qp_up(QP_RRE | QP_RWE | QP_RAE);
 	check_status(cmd(OP_MAP_EQ, 0, 1ull << EV_SQ_DRAINED, 1u << 31, 0),
 		     ST_OK, "MAP_EQ unmap event 0x03");
 }

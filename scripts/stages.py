@@ -162,8 +162,8 @@ STAGES = [
           what="the same real clients on arbel.ko (two ports a device): "
                "ibverbs-utils' pingpongs (loopback, port 1 to port 2, "
                "device to device over a cable), perftest, rdma-core's "
-               "traffic tests; test_port_move; ibv_devinfo -v against "
-               "ib_mthca's on the same stub"),
+               "traffic tests; ibv_devinfo -v against ib_mthca's on the "
+               "same stub"),
     Stage('arbel-traffic-6.12', 'on 6.12 arbel-traffic tests/mthca/run.sh '
           'arbel', cost=59, kernel='6.12',
           needs=['module-6.12', 'qemu', 'vm'],

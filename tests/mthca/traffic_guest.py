@@ -22,8 +22,9 @@ in /opt/arbel/bin:
   4. rdma-core's own traffic tests (rdma_core_tests.py), one process per
      module bounded by its time; each test one result, skips as skips;
   5. UD multicast (mcast_ud, built from mcast_ud.c): its results relayed;
-  6. an RC QP moved from port 1 to port 2 in SQD (test_port_move.py, the
-     verbs suite, standalone): its results relayed;
+  6. ib_mthca only: an RC QP moved from port 1 to port 2 in SQD
+     (test_port_move.py, the verbs suite, standalone; the verbs stages
+     run it on arbel0): its results relayed;
   7. arbel only: `ibv_devinfo -v` of arbel0 and, the same stub bound to
      Debian's ib_mthca then, of mthca0, compared field by field
      (devinfo_compare.py).
@@ -224,14 +225,18 @@ def multicast(k, args, drv):
 
 
 def port_move(k, args, drv):
-    """tests/verbs/test_port_move.py on the device: an RC QP moved to port
-    2 in SQD, its messages then from port 2's LID (CHANGE_PHY_PORT)."""
-    if not tc.selected(tc.PORT_MOVE, 'port-move', args.only):
+    """ib_mthca only: tests/verbs/test_port_move.py on mthca0, an RC QP
+    drained and moved to port 2 in SQD, its messages then from port 2's
+    LID (CHANGE_PHY_PORT) -- the stub's answer to ib_mthca's commands;
+    the verbs stages run it on arbel0."""
+    if drv.ko == 'arbel.ko' or not tc.selected(tc.PORT_MOVE, 'port-move',
+                                               args.only):
         return
+    t0 = time.monotonic()
     relayed, rc, timed_out = relay_run(
         k, ['python3', f'{BIN}/{tc.PORT_MOVE}.py', '--dev', drv.dev],
         tc.PORT_MOVE_SECS)
-    k.diag(f'{tc.PORT_MOVE}: exit {rc}')
+    k.diag(f'{tc.PORT_MOVE}: {time.monotonic() - t0:.1f} s, exit {rc}')
     k.ran_to_end(relayed, tc.PORT_MOVE, not timed_out)
 
 

@@ -120,14 +120,21 @@ class WriteMttMode:
         return False
 
 
-def eq_mpts():
-    """MPTs the driver's EQ ring's region holds: 1 in event mode, 0 when it
-    polls (debugfs arbel/<bdf>/eq/mode)."""
+def eq_mode():
+    """The bound arbel device's EQ mode (debugfs arbel/<bdf>/eq/mode:
+    'polling', or the interrupt it takes), None without one."""
     import glob     # pylint: disable=import-outside-toplevel
     for path in glob.glob('/sys/kernel/debug/arbel/*/eq/mode'):
         with open(path, encoding='ascii') as f:
-            return 0 if f.read().strip() == 'polling' else 1
-    return 0
+            return f.read().strip()
+    return None
+
+
+def eq_mpts():
+    """MPTs the driver's EQ ring's region holds: 1 in event mode, 0 when it
+    polls or no arbel device is bound."""
+    mode = eq_mode()
+    return 0 if mode in (None, 'polling') else 1
 
 
 def driver_mpts():

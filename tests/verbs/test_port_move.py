@@ -19,15 +19,14 @@ with a deadline, so that a missing event fails instead of hanging).
 arbel with polling=1 has no event queue, so no async event: there the
 drain is seen in query_qp's state alone.
 
-The verbs stages run it on arbel0 (verbs_guest.py); the traffic stages
-run it standalone on the device they test, mthca0 included, so that the
-stub's port change is the one ib_mthca makes too:
+The verbs stages run it on arbel0 (verbs_guest.py); the mthca-traffic
+stage runs it standalone on mthca0, so that the stub's port change and
+event are the ones ib_mthca makes and expects too:
 
   test_port_move.py --dev DEV      (KTAP on stdout)
 """
 
 import argparse
-import glob
 import os
 import select
 import sys
@@ -50,14 +49,6 @@ SIZE = 256
 POLL_SECS = 10
 EVENT_FD = 'anon_inode:[infinibandevent]'   # uverbs' async event file
 IB_DEVICE_CHANGE_PHY_PORT = 1 << 5     # ib_verbs.h, enum ib_device_cap_flags
-
-
-def polling():
-    """Whether arbel runs without an event queue (debugfs eq/mode)."""
-    for path in glob.glob('/sys/kernel/debug/arbel/*/eq/mode'):
-        with open(path, encoding='ascii') as f:
-            return f.read().strip() == 'polling'
-    return False
 
 
 def event_fds():
@@ -83,7 +74,7 @@ class PortMove(unittest.TestCase):
         self.assertEqual(len(new), 1, f'async event fds: {new}')
         self.async_fd = new.pop()
         os.set_blocking(self.async_fd, False)
-        self.polling = polling()
+        self.polling = base.eq_mode() == 'polling'    # None: mthca0
         self.pd = PD(self.ctx)
         self.addCleanup(self.pd.close)
         self.cq = CQ(self.ctx, 16)

@@ -15,6 +15,7 @@ its subtests are.  A skip is counted as a skip, never as a pass.
 import contextlib
 import re
 import sys
+import time
 import unittest
 
 PLAN_RE = re.compile(r'^1\.\.(\d+)$')
@@ -236,9 +237,22 @@ def parse(lines):
 
 
 class _KtapResult(unittest.TestResult):
-    def __init__(self, ktap):
+    def __init__(self, ktap, slow, clock):
         super().__init__()
         self.ktap = ktap
+        self.slow = slow
+        self.clock = clock
+        self.t0 = None
+
+    def startTest(self, test):
+        super().startTest(test)
+        self.t0 = self.clock()
+
+    def stopTest(self, test):
+        super().stopTest(test)
+        secs = self.clock() - self.t0
+        if secs >= self.slow:
+            self.ktap.diag(f'{self._name(test)}: {secs:.1f} s')
 
     @staticmethod
     def _name(test):
@@ -277,11 +291,13 @@ class _KtapResult(unittest.TestResult):
             self.ktap.fail(name, self._exc_info_to_string(err, subtest))
 
 
-def run_unittest(suite, ktap=None):
-    """Run a unittest suite, one KTAP line per test (and per subTest).
+def run_unittest(suite, ktap=None, slow=2.0, clock=time.monotonic):
+    """Run a unittest suite, one KTAP line per test (and per subTest);
+    a test that took `slow` seconds or more (by `clock`) is followed by a
+    diagnostic line with its time, where a stage's time goes.
 
     Returns the Ktap writer (call finish() on it for the plan and status).
     """
     ktap = ktap or Ktap()
-    suite.run(_KtapResult(ktap))
+    suite.run(_KtapResult(ktap, slow, clock))
     return ktap

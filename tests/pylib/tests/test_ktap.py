@@ -414,6 +414,24 @@ class RunUnittestTest(unittest.TestCase):
         s = ktap.parse(lines_of(text))
         self.assertEqual((s.passed, s.failed, s.skipped), (6, 5, 1))
 
+    def test_slow_test_timed(self):
+        """a test at or past `slow` seconds gets a line with its time, a
+        quicker one none (a clock that advances 1 s per reading: a test's
+        start and stop are 1 s apart, so 1 s is at the threshold)"""
+        ticks = iter(range(100))
+        for slow, timed in ((1.0, True), (1.5, False)):
+            out = io.StringIO()
+            suite = unittest.defaultTestLoader.loadTestsFromName(
+                'test_1pass', self.Sample)
+            ktap.run_unittest(suite, ktap.Ktap(out), slow=slow,
+                              clock=lambda: next(ticks))
+            lines = out.getvalue().splitlines()
+            # the module's name depends on how the tests were started
+            timing = [ln for ln in lines if ln.startswith('# ')
+                      and ln.endswith('RunUnittestTest.Sample.test_1pass: '
+                                      '1.0 s')]
+            self.assertEqual(len(timing), 1 if timed else 0, lines)
+
     def test_default_writer_is_stdout(self):
         out = io.StringIO()
         with contextlib.redirect_stdout(out):

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Concurrency stress (issue #11): 4 processes register and deregister
-random sizes (4 KiB .. 16 MiB, on 4 KiB and 2 MiB hugetlb pages) while
+random sizes (4 KiB .. 16 MiB, on 4 KiB and 2 MiB hugetlb pages; each
+stress_worker.py's main() in a child forked from the test) while
 `rdma res show mr`, debugfs reads and `ibv_devinfo` run beside them, and a
 fifth process is killed holding 8 regions.  Afterwards every count is
 back where it started: the stub's hardware-owned MPTs and mapped ICM
@@ -19,13 +20,13 @@ import os
 import signal
 import stat
 import subprocess
-import sys
 import threading
 import time
 import unittest
 
 import base
-from arbeltest import dbgwin, restrack
+import stress_worker
+from arbeltest import dbgwin, forked, restrack
 
 PROCS = 4
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -81,14 +82,16 @@ class Stress(base.VerbsTestCase):
         dev = self.fx.devname
         cycles = base.CONFIG['stress_cycles']
         before = counts(dev)
+        t0 = time.monotonic()
+        # forked, not new interpreters (6 s each on the debug kernel), and
+        # before the readers' thread starts (forked.py)
+        killed = forked.Child(stress_worker.main,
+                              [WORKER, dev, '0', '0', 'hold'])
+        workers = [forked.Child(stress_worker.main,
+                                [WORKER, dev, str(seed), str(cycles)])
+                   for seed in range(1, PROCS + 1)]
         beside = Beside(dev)
         beside.start()
-        t0 = time.monotonic()
-        killed = subprocess.Popen([sys.executable, WORKER, dev, '0', '0',
-                                   'hold'], stdout=subprocess.PIPE, text=True)
-        workers = [subprocess.Popen([sys.executable, WORKER, dev, str(seed),
-                                     str(cycles)], stdout=subprocess.PIPE,
-                                    text=True) for seed in range(1, PROCS + 1)]
         problems = []
         line = killed.stdout.readline().strip()
         if line != 'holding 8':
@@ -96,7 +99,7 @@ class Stress(base.VerbsTestCase):
         killed.send_signal(signal.SIGKILL)
         killed.wait()
         for w in workers:
-            out, _ = w.communicate(timeout=3600)
+            out, _ = w.communicate(timeout=60)
             last = (out.strip().splitlines() or [''])[-1]
             print(f'# worker {w.pid}: {last}')
             fields = dict(f.split('=', 1) for f in last.split()[1:]) \

@@ -189,7 +189,7 @@ STAGES = [
     Stage('verbs-6.12', 'on 6.12 verbs env MODULE_ARGS=polling=1 '
           'TEST_ARGS="--no-enomem --skip-suites test_life_cycle,'
           'test_fail_policy" '
-          'tests/verbs/run.sh', cost=156,
+          'tests/verbs/run.sh', cost=137,
           kernel='6.12', needs=['module-6.12', 'qemu', 'vm'],
           what="every verbs suite but the exhaustion, the failure policy "
                "and the life cycle (debug's) on Debian's 6.12 kernel, "
@@ -199,7 +199,7 @@ STAGES = [
           what="make deb, dpkg -i in an overlay chroot (DKMS for 6.1 and "
                "6.12, the module's PCI alias), the module in the VM, "
                "dpkg --purge"),
-    Stage('debug', 'scripts/debug-check.sh', cost=771, kernel='debug 6.1',
+    Stage('debug', 'scripts/debug-check.sh', cost=675, kernel='debug 6.1',
           needs=['kunit-x86', 'debug-kernel', 'qemu', 'vm'],
           what="the failure-path and life-cycle verbs suites on the debug "
                "kernel (KASAN, "

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Removal with users present (issue #11, findings 1 and 2).
 
-A child process (removal_holder.py's main(), forked) holds the device: an open uverbs file,
-a context with its UAR page mapped by libmthca, a PD and 64 KiB regions.
+A child process (removal_holder.py's main(), forked) holds the device: an
+open uverbs file, a context with its UAR page mapped by libmthca, a PD and
+64 KiB regions.
 While it does, the test unbinds the PCI function through sysfs, removes
 the module, or has QEMU hot-unplug the device (device_del through the
 harness, hotplug.py); each must return promptly (the driver's

@@ -120,14 +120,20 @@ class WriteMttMode:
         return False
 
 
-def eq_mode():
-    """The bound arbel device's EQ mode (debugfs arbel/<bdf>/eq/mode:
-    'polling', or the interrupt it takes), None without one."""
+def eq_debugfs(name):
+    """The bound arbel device's debugfs file arbel/<bdf>/eq/NAME, stripped;
+    None without a bound device."""
     import glob     # pylint: disable=import-outside-toplevel
-    for path in glob.glob('/sys/kernel/debug/arbel/*/eq/mode'):
+    for path in glob.glob(f'/sys/kernel/debug/arbel/*/eq/{name}'):
         with open(path, encoding='ascii') as f:
             return f.read().strip()
     return None
+
+
+def eq_mode():
+    """The bound arbel device's EQ mode (eq/mode: 'polling', or the
+    interrupt it takes), None without one."""
+    return eq_debugfs('mode')
 
 
 def eq_mpts():

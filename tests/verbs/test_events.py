@@ -31,12 +31,10 @@ DBG = '/sys/kernel/debug/arbel'
 FATAL_SECS = 40
 
 
-def debugfs(name):
-    """arbel/<bdf>/eq/NAME of the bound device, stripped, or None."""
-    for path in glob.glob(f'{DBG}/*/eq/{name}'):
-        with open(path, encoding='ascii') as f:
-            return f.read().strip()
-    return None
+def port_counts():
+    """(port_down, port_up): the port events debugfs eq/ counts."""
+    return (int(base.eq_debugfs('port_down')),
+            int(base.eq_debugfs('port_up')))
 
 
 def dmesg():
@@ -107,9 +105,9 @@ class Events(unittest.TestCase):
     def bounce(self, port):
         """@port goes down and up: user space gets PORT_ERR then
         PORT_ACTIVE on @port, the kernel log and debugfs count them."""
-        if debugfs('mode') in (None, 'polling'):
-            self.skipTest(f'EQ mode {debugfs("mode")}: no events')
-        down0, up0 = int(debugfs('port_down')), int(debugfs('port_up'))
+        if base.eq_mode() in (None, 'polling'):
+            self.skipTest(f'EQ mode {base.eq_mode()}: no events')
+        down0, up0 = port_counts()
         posted0 = self.win.read('PORT_EVENTS')
         h = Holder(0, 20, 'PORT_ACTIVE')
         self.addCleanup(h.close)
@@ -123,8 +121,7 @@ class Events(unittest.TestCase):
         self.assertEqual(events[-2:], [f'event PORT_ERR port {port}',
                                        f'event PORT_ACTIVE port {port}'])
         self.assertEqual(self.win.read('PORT_EVENTS'), posted0 + 2)
-        self.assertEqual((int(debugfs('port_down')), int(debugfs('port_up'))),
-                         (down0 + 1, up0 + 1))
+        self.assertEqual(port_counts(), (down0 + 1, up0 + 1))
         self.assertIn(f'port {port} down', dmesg())
         self.assertIn(f'port {port} active', dmesg())
 
@@ -233,7 +230,7 @@ class Events(unittest.TestCase):
         self.win.close()
         load('polling=1')
         self.win = dbgwin.DebugWindow()
-        self.assertEqual(debugfs('mode'), 'polling')
+        self.assertEqual(base.eq_mode(), 'polling')
         own = base.driver_mpts()
         self.assertEqual(self.win.read('HW_MPTS'), own,
                          "no EQ ring region: the kernel queues' only")
@@ -257,7 +254,7 @@ class Events(unittest.TestCase):
         load()
         self.win = dbgwin.DebugWindow()
         want = ('polling',) if 'polling=1' in base.RUN_PARAMS else ('msix', 'intx')
-        self.assertIn(debugfs('mode'), want)
+        self.assertIn(base.eq_mode(), want)
 
 
 if __name__ == '__main__':

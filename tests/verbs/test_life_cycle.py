@@ -100,11 +100,6 @@ def in_driver(pid, secs):
     return False
 
 
-def eq_mode():
-    with open(debugfs_file('eq/mode'), encoding='ascii') as f:
-        return f.read().strip()
-
-
 class LifeCycle(DeviceCase):
     """Surprise removal, shutdown and the INTA pin."""
 
@@ -208,7 +203,7 @@ class LifeCycle(DeviceCase):
             if err:
                 problems.append(err)
             else:
-                mode = eq_mode()
+                mode = base.eq_mode()
                 print(f'# INTA pin {INTA_PIN}, msix=0: EQ mode {mode}')
                 if mode != 'intx':
                     problems.append(f'EQ mode {mode}, want intx')

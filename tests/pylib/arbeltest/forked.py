@@ -23,6 +23,7 @@ import sys
 import time
 import traceback
 
+
 def _exit_status(exc):
     """The status a SystemExit carries, as the interpreter would exit."""
     if exc.code is None:

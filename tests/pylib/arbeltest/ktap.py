@@ -199,6 +199,7 @@ class Summary:
         self.skipped = 0
         self.failures = []
         self.skips = []
+        self.results = {}   # leaf name -> ('ok' | 'fail' | 'skip', reason)
 
     @property
     def total(self):
@@ -228,24 +229,30 @@ def parse(lines):
         if directive == 'SKIP':
             summary.skipped += 1
             summary.skips.append(name)
+            summary.results[name] = ('skip', m.group('reason').strip())
         elif m.group('not'):
             summary.failed += 1
             summary.failures.append(name)
+            summary.results[name] = ('fail', '')
         else:
             summary.passed += 1
+            summary.results[name] = ('ok', '')
     return summary
 
 
 class _KtapResult(unittest.TestResult):
-    def __init__(self, ktap, slow, clock):
+    def __init__(self, ktap, slow, clock, before):
         super().__init__()
         self.ktap = ktap
         self.slow = slow
         self.clock = clock
+        self.before = before
         self.t0 = None
 
     def startTest(self, test):
         super().startTest(test)
+        if self.before:
+            self.before(test)
         self.t0 = self.clock()
 
     def stopTest(self, test):
@@ -291,13 +298,15 @@ class _KtapResult(unittest.TestResult):
             self.ktap.fail(name, self._exc_info_to_string(err, subtest))
 
 
-def run_unittest(suite, ktap=None, slow=2.0, clock=time.monotonic):
+def run_unittest(suite, ktap=None, slow=2.0, clock=time.monotonic,
+                 before=None):
     """Run a unittest suite, one KTAP line per test (and per subTest);
     a test that took `slow` seconds or more (by `clock`) is followed by a
-    diagnostic line with its time, where a stage's time goes.
+    diagnostic line with its time, where a stage's time goes.  `before`,
+    if given, is called with each test before its setUp().
 
     Returns the Ktap writer (call finish() on it for the plan and status).
     """
     ktap = ktap or Ktap()
-    suite.run(_KtapResult(ktap, slow, clock))
+    suite.run(_KtapResult(ktap, slow, clock, before))
     return ktap

@@ -179,6 +179,17 @@ class ParseTest(unittest.TestCase):
         self.assertEqual((s.passed, s.failed, s.skipped), (0, 0, 4))
         self.assertEqual(s.skips, ['a', 'b', 'c', 'd'])
 
+    def test_results_by_name(self):
+        """each leaf's status and skip reason by name; a parent is none"""
+        s = ktap.parse(lines_of(
+            '    ok 1 leaf\n'
+            'ok 1 parent\n'
+            'ok 2 a # SKIP no XRC here\n'
+            'not ok 3 b\n'))
+        self.assertEqual(s.results, {'leaf': ('ok', ''),
+                                     'a': ('skip', 'no XRC here'),
+                                     'b': ('fail', '')})
+
     def test_not_ok_skip_is_a_skip(self):
         # the directive decides, as kunit.py reads it
         self.assertEqual(self.count('not ok 1 x # SKIP not built\n'), (0, 0, 1))
@@ -431,6 +442,27 @@ class RunUnittestTest(unittest.TestCase):
                       and ln.endswith('RunUnittestTest.Sample.test_1pass: '
                                       '1.0 s')]
             self.assertEqual(len(timing), 1 if timed else 0, lines)
+
+    def test_before_each_test_before_setup(self):
+        """`before` sees every test, each before its own setUp()"""
+        seen = []
+
+        class Order(unittest.TestCase):
+            def setUp(self):
+                seen.append(('setUp', self.id().rsplit('.', 1)[-1]))
+
+            def test_a(self):
+                pass
+
+            def test_b(self):
+                pass
+
+        suite = unittest.defaultTestLoader.loadTestsFromTestCase(Order)
+        ktap.run_unittest(suite, ktap.Ktap(io.StringIO()),
+                          before=lambda t: seen.append(
+                              ('before', t.id().rsplit('.', 1)[-1])))
+        self.assertEqual(seen, [('before', 'test_a'), ('setUp', 'test_a'),
+                                ('before', 'test_b'), ('setUp', 'test_b')])
 
     def test_default_writer_is_stdout(self):
         out = io.StringIO()

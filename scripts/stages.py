@@ -169,6 +169,13 @@ STAGES = [
           needs=['module-6.12', 'qemu', 'vm'],
           what="the same on Debian's 6.12 kernel (ibv_devinfo -v against "
                "its ib_mthca)"),
+    Stage('rdma-core-parity', 'tests/mthca/rdma_core_parity.py '
+          'build/check-mthca-traffic.ktap build/check-arbel-traffic.ktap '
+          'build/check-arbel-traffic-6.12.ktap', cost=1,
+          needs=['mthca-traffic', 'arbel-traffic', 'arbel-traffic-6.12'],
+          what="rdma-core's traffic tests: none that passes on ib_mthca "
+               "is skipped, failed or missing on arbel.ko (6.1 and 6.12), "
+               "from the three traffic stages' results"),
     Stage('bringup', 'env NCYCLES=5 tests/vm/bringup.sh', cost=72,
           kernel='6.1', needs=['module', 'qemu', 'vm'],
           what="the driver's firmware bring-up: command order, debugfs, "

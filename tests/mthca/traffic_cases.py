@@ -15,7 +15,7 @@ own) to swap their QP numbers and LIDs, then move data through mthca0:
     validated (-c), over loopback (both on port 1) and from port 1 to
     port 2; a pass is both exiting 0 and the client printing its
     "N bytes in S seconds" and "N iters in S seconds" lines;
-  - perftest (write, read, send and atomic bandwidth, write latency),
+  - perftest (write, read, send and atomic bandwidth and latency),
     server on port 1, client on port 2; a pass is both exiting 0
     (perftest has no data check of its own);
   - over the cable: the RC and UD pingpongs and ib_write_bw from mthca0
@@ -59,7 +59,7 @@ PINGPONGS = ('rc', 'uc', 'ud', 'srq')
 # (name, server's IB port, client's IB port)
 TOPOLOGIES = (('loopback on port 1', 1, 1), ('port 1 to port 2', 1, 2))
 PERFTESTS = ('ib_write_bw', 'ib_read_bw', 'ib_send_bw', 'ib_atomic_bw',
-             'ib_write_lat')
+             'ib_write_lat', 'ib_read_lat', 'ib_send_lat', 'ib_atomic_lat')
 
 # what a pingpong prints at its end (rdma-core's pingpong.c)
 BYTES_RE = re.compile(r'^\d+ bytes in [\d.]+ seconds = [\d.]+ Mbit/sec$',
@@ -90,7 +90,7 @@ def pingpong_args(kind, ib_port, tcp_port, iters, size, dev=DEV):
 def perftest_args(prog, ib_port, tcp_port, iters, size, dev=DEV):
     argv = [prog, '-d', dev, '-i', str(ib_port), '-p', str(tcp_port),
             '-n', str(iters), '-F', '--use_old_post_send']
-    if prog != 'ib_atomic_bw':          # atomics are 8 bytes
+    if not prog.startswith('ib_atomic'):    # atomics are 8 bytes
         argv += ['-s', str(size)]
     if prog.endswith('_bw'):
         argv.append('--report_gbits')

@@ -47,13 +47,14 @@ class Cases(unittest.TestCase):
 
     def test_every_client_once(self):
         names = [c.name for c in self.tc.cases()]
-        self.assertEqual(len(names), 4 * 2 + 5 + 3)
+        self.assertEqual(len(names), 4 * 2 + 8 + 3)
         self.assertEqual(len(set(names)), len(names))
         for kind in ('rc', 'uc', 'ud', 'srq'):
             self.assertIn(f'ibv_{kind}_pingpong loopback on port 1', names)
             self.assertIn(f'ibv_{kind}_pingpong port 1 to port 2', names)
         for prog in ('ib_write_bw', 'ib_read_bw', 'ib_send_bw',
-                     'ib_atomic_bw', 'ib_write_lat'):
+                     'ib_atomic_bw', 'ib_write_lat', 'ib_read_lat',
+                     'ib_send_lat', 'ib_atomic_lat'):
             self.assertIn(f'{prog} port 1 to port 2', names)
         for prog in ('ibv_rc_pingpong', 'ibv_ud_pingpong', 'ib_write_bw'):
             self.assertIn(f'{prog} device to device over the cable', names)

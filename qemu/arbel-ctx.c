@@ -76,7 +76,7 @@ void arbel_ctx_reset(ArbelState *s)
 
     for (k = 0; k < ARBEL_CTX_KINDS; k++) {
         if (!s->ctxs.hw[k]) {
-            s->ctxs.hw[k] = g_hash_table_new(g_direct_hash, g_direct_equal);
+            s->ctxs.hw[k] = g_hash_table_new(arbel_hash_direct, g_direct_equal);
         }
         g_hash_table_remove_all(s->ctxs.hw[k]);
     }

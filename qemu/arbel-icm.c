@@ -19,7 +19,7 @@
 #include "arbel-life.h"
 
 typedef struct ArbelIcmPage {
-    uint64_t vpn;       /* must stay first: hashed with g_int64_hash */
+    uint64_t vpn;       /* must stay first: hashed with arbel_hash_u64 */
     uint64_t pa;
 } ArbelIcmPage;
 
@@ -29,8 +29,8 @@ typedef struct ArbelIcmPage {
  */
 void arbel_icm_init(ArbelState *s)
 {
-    s->icm.pages = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free,
-                                         NULL);
+    s->icm.pages = g_hash_table_new_full(arbel_hash_u64, g_int64_equal,
+                                         g_free, NULL);
 }
 
 /**

@@ -44,7 +44,7 @@ static gpointer arbel_frame_key(uint64_t pa)
  */
 void arbel_life_init(ArbelState *s)
 {
-    s->life.owned = g_hash_table_new_full(g_direct_hash, g_direct_equal,
+    s->life.owned = g_hash_table_new_full(arbel_hash_direct, g_direct_equal,
                                           NULL, g_free);
 }
 

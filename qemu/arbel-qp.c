@@ -60,7 +60,7 @@ static const ArbelQpMove arbel_qp_moves[] = {
 void arbel_qp_reset(ArbelState *s)
 {
     if (!s->qps.state) {
-        s->qps.state = g_hash_table_new_full(g_direct_hash, g_direct_equal,
+        s->qps.state = g_hash_table_new_full(arbel_hash_direct, g_direct_equal,
                                              NULL, g_free);
     }
     g_hash_table_remove_all(s->qps.state);

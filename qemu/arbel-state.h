@@ -20,6 +20,33 @@
 #include "qom/object.h"
 #include "arbel-hw.h"
 
+/*
+ * Hash functions for the GHashTables whose keys come in runs -- ICM page
+ * numbers one run per table, MTT entry addresses, MPT slots, QP numbers,
+ * guest page frames: the key mixed (Fibonacci hashing) before GLib takes
+ * it modulo its table size.  With the key itself as its hash (g_int64_hash,
+ * g_direct_hash) some layouts put runs on the same slots, and every lookup
+ * paid the probing: arbel.ko's ICM layout did, and its context reads took
+ * twice as long as ib_mthca's (Documentation/benchmarks.rst, "The latency
+ * rows on another host").
+ */
+static inline guint arbel_hash_mix(uint64_t v)
+{
+    return (guint)((v * 0x9e3779b97f4a7c15ULL) >> 32);
+}
+
+/* for keys that point to a uint64_t (with g_int64_equal) */
+static inline guint arbel_hash_u64(gconstpointer key)
+{
+    return arbel_hash_mix(*(const uint64_t *)key);
+}
+
+/* for keys that are the number itself (with g_direct_equal) */
+static inline guint arbel_hash_direct(gconstpointer key)
+{
+    return arbel_hash_mix((uintptr_t)key);
+}
+
 #define TYPE_ARBEL_STUB "arbel-stub"
 OBJECT_DECLARE_SIMPLE_TYPE(ArbelState, ARBEL_STUB)
 

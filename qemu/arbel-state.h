@@ -27,8 +27,8 @@
  * it modulo its table size.  With the key itself as its hash (g_int64_hash,
  * g_direct_hash) some layouts put runs on the same slots, and every lookup
  * paid the probing: arbel.ko's ICM layout did, and its context reads took
- * twice as long as ib_mthca's (Documentation/benchmarks.rst, "The latency
- * rows on another host").
+ * twice as long as ib_mthca's (Documentation/benchmarks.rst, "The stub's
+ * hash tables").
  */
 static inline guint arbel_hash_mix(uint64_t v)
 {

@@ -50,8 +50,8 @@ void arbel_tpt_init(ArbelState *s, uint64_t mpt_base, uint32_t log_mpt_sz,
     g_free(t->hw_mpt);
     t->hw_mpt = bitmap_new(1u << log_mpt_sz);
     arbel_tpt_cache_free(s);
-    t->mpt_cache = g_hash_table_new_full(arbel_hash_direct, g_direct_equal, NULL,
-                                         g_free);
+    t->mpt_cache = g_hash_table_new_full(arbel_hash_direct, g_direct_equal,
+                                         NULL, g_free);
     t->mtt_cache = g_hash_table_new_full(arbel_hash_u64, g_int64_equal, g_free,
                                          g_free);
     t->mpt_fw = g_hash_table_new_full(arbel_hash_direct, g_direct_equal, NULL,

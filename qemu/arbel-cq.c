@@ -33,6 +33,7 @@
 #include "arbel-eq.h"
 #include "arbel-ctx.h"
 #include "arbel-objects.h"
+#include "arbel-life.h"
 
 /*
  * A CQE would overwrite one software has not consumed: the consumer index
@@ -145,6 +146,49 @@ static void arbel_cq_error(ArbelState *s, uint32_t cqn, uint8_t syndrome)
     arbel_eq_post_event(s, ARBEL_EV_CQ_ERROR, 0, data);
 }
 
+/* the CQ's log size, from its context */
+static uint32_t arbel_cqc_log(const uint8_t *ctx)
+{
+    return ldl_be_p(ctx + ARBEL_CQC_LOGSIZE) >> ARBEL_CQC_LOGSIZE_SHIFT &
+           ARBEL_CQC_LOGSIZE_MASK;
+}
+
+/* the CQE's translation request: the next slot, through the buffer's lkey */
+static void arbel_cq_req(const uint8_t *ctx, ArbelXlReq *req)
+{
+    uint32_t pi = ldl_be_p(ctx + ARBEL_CQC_PI);
+
+    memset(req, 0, sizeof(*req));
+    req->key = ldl_be_p(ctx + ARBEL_CQC_LKEY);
+    req->access = ARBEL_XL_ACC_LOCAL_WRITE;
+    req->va = ldq_be_p(ctx + ARBEL_CQC_START) +
+              (uint64_t)(pi & ((1u << arbel_cqc_log(ctx)) - 1)) *
+              ARBEL_CQE_SIZE;
+    req->len = ARBEL_CQE_SIZE;
+    req->to_region = true;
+}
+
+/* a CQE was written: the producer index moves on, an armed CQ fires */
+static void arbel_cq_advance(ArbelState *s, uint32_t cqn, uint8_t *ctx,
+                             uint64_t va, const uint8_t *cqe, bool solicited)
+{
+    uint32_t pi = ldl_be_p(ctx + ARBEL_CQC_PI);
+    unsigned int armed;
+
+    trace_arbel_cqe(arbel_trace_seq(s), cqn, pi,
+                    ldl_be_p(cqe + ARBEL_CQE_MY_QPN) & ARBEL_QPN_MASK,
+                    cqe[ARBEL_CQE_OPCODE]);
+    stl_be_p(ctx + ARBEL_CQC_PI, pi + 1);
+    armed = arbel_cqc_state(ctx);
+    if (armed == ARBEL_CQC_ARMED ||
+        (armed == ARBEL_CQC_ARMED_SOL && solicited)) {
+        arbel_cq_event(s, cqn, ctx);
+    }
+    arbel_icm_write(s, va, ctx, ARBEL_CQC_SIZE);
+    s->dp.cq_gen++;
+    s->dp.cq_last = cqn;
+}
+
 /**
  * arbel_cq_complete - write a CQE on CQ @cqn, with its completion event
  * @s: the device
@@ -161,9 +205,8 @@ void arbel_cq_complete(ArbelState *s, uint32_t cqn, const uint8_t *cqe,
                        bool solicited)
 {
     uint8_t ctx[ARBEL_CQC_SIZE], e[ARBEL_CQE_SIZE];
-    ArbelXlReq req = { 0 };
-    uint32_t pi, log, r;
-    unsigned int armed;
+    ArbelXlReq req;
+    uint32_t pi, r;
     uint64_t va;
 
     if (!arbel_ctx_read_hw(s, ARBEL_CTX_CQ, cqn, ctx, &va, "CQE")) {
@@ -172,35 +215,92 @@ void arbel_cq_complete(ArbelState *s, uint32_t cqn, const uint8_t *cqe,
     memcpy(e, cqe, sizeof(e));
     e[ARBEL_CQE_OWNER] = 0;
     pi = ldl_be_p(ctx + ARBEL_CQC_PI);
-    log = ldl_be_p(ctx + ARBEL_CQC_LOGSIZE) >> ARBEL_CQC_LOGSIZE_SHIFT &
-          ARBEL_CQC_LOGSIZE_MASK;
-    if (arbel_cq_full(s, ctx, pi, log)) {
+    if (arbel_cq_full(s, ctx, pi, arbel_cqc_log(ctx))) {
         trace_arbel_cq_overflow(arbel_trace_seq(s), cqn, pi);
         arbel_cq_error(s, cqn, ARBEL_CQ_ERR_OVERRUN);
         return;
     }
-    req.key = ldl_be_p(ctx + ARBEL_CQC_LKEY);
-    req.access = ARBEL_XL_ACC_LOCAL_WRITE;
-    req.va = ldq_be_p(ctx + ARBEL_CQC_START) +
-             (uint64_t)(pi & ((1u << log) - 1)) * ARBEL_CQE_SIZE;
-    req.len = ARBEL_CQE_SIZE;
-    req.to_region = true;
+    arbel_cq_req(ctx, &req);
     r = arbel_xlate_rw(s, &req, e);
     if (r != ARBEL_XL_OK) {
         trace_arbel_cq_write_fail(arbel_trace_seq(s), cqn, r);
         arbel_cq_error(s, cqn, ARBEL_CQ_ERR_ACCESS);
         return;
     }
-    trace_arbel_cqe(arbel_trace_seq(s), cqn, pi,
-                    ldl_be_p(cqe + ARBEL_CQE_MY_QPN) & ARBEL_QPN_MASK,
-                    cqe[ARBEL_CQE_OPCODE]);
-    stl_be_p(ctx + ARBEL_CQC_PI, pi + 1);
-    armed = arbel_cqc_state(ctx);
-    if (armed == ARBEL_CQC_ARMED ||
-        (armed == ARBEL_CQC_ARMED_SOL && solicited)) {
-        arbel_cq_event(s, cqn, ctx);
+    arbel_cq_advance(s, cqn, ctx, va, cqe, solicited);
+}
+
+/**
+ * arbel_cq_prepare - find where CQ @cqn's next CQE goes, before the work
+ * it will complete is done
+ * @s: the device
+ * @cqn: the CQ
+ * @slot: receives the CQ's context and the CQE's address; @slot->ok false
+ *        when anything is amiss (arbel_cq_commit() then takes the whole
+ *        path of arbel_cq_complete(), its errors and events included)
+ *
+ * The send engine asks before a signaled WQE's message leaves, so that
+ * what is left once the responder has placed the data is the CQE and the
+ * producer index alone (Documentation/benchmarks.rst, "The lock a doorbell
+ * holds").  Nothing is written: the context is read, the consumer index
+ * checked and the CQE's address translated as arbel_cq_complete() does.
+ */
+void arbel_cq_prepare(ArbelState *s, uint32_t cqn, ArbelCqSlot *slot)
+{
+    ArbelXlReq req;
+
+    slot->ok = false;
+    slot->cqn = cqn;
+    slot->gen = s->dp.cq_gen;
+    if (arbel_ctx_find(s, ARBEL_CTX_CQ, cqn, true, &slot->va) ||
+        arbel_icm_read(s, slot->va, slot->ctx, sizeof(slot->ctx)) ||
+        arbel_cq_full(s, slot->ctx, ldl_be_p(slot->ctx + ARBEL_CQC_PI),
+                      arbel_cqc_log(slot->ctx))) {
+        return;
     }
-    arbel_icm_write(s, va, ctx, sizeof(ctx));
+    arbel_cq_req(slot->ctx, &req);
+    req.check_only = true;
+    if (arbel_xlate_rw(s, &req, NULL) != ARBEL_XL_OK) {
+        return;
+    }
+    slot->pa = req.pa;
+    slot->ok = true;
+}
+
+/**
+ * arbel_cq_commit - write a CQE where arbel_cq_prepare() found its place
+ * @s: the device
+ * @slot: what arbel_cq_prepare() found
+ * @cqe: the 32-byte CQE, as arbel_cq_complete() takes it
+ * @solicited: as arbel_cq_complete()'s
+ *
+ * The place still holds if no CQ context was written back since, or one
+ * only and of another CQ (the receive CQE of the same message): a doorbell
+ * runs under QEMU's big lock, so no command comes between the two calls,
+ * and only a context write-back moves a producer index or an arm state.
+ * Otherwise, or if arbel_cq_prepare() found nothing, arbel_cq_complete().
+ */
+void arbel_cq_commit(ArbelState *s, ArbelCqSlot *slot, const uint8_t *cqe,
+                     bool solicited)
+{
+    uint64_t since = s->dp.cq_gen - slot->gen;
+    uint8_t e[ARBEL_CQE_SIZE];
+
+    if (!slot->ok || since > 1 ||
+        (since == 1 && s->dp.cq_last == slot->cqn)) {
+        arbel_cq_complete(s, slot->cqn, cqe, solicited);
+        return;
+    }
+    memcpy(e, cqe, sizeof(e));
+    e[ARBEL_CQE_OWNER] = 0;
+    arbel_life_check(s, slot->pa, sizeof(e), "a data write");
+    if (arbel_dma_write(s, slot->pa, e, sizeof(e)) != MEMTX_OK) {
+        trace_arbel_cq_write_fail(arbel_trace_seq(s), slot->cqn,
+                                  ARBEL_XL_DMA_ERROR);
+        arbel_cq_error(s, slot->cqn, ARBEL_CQ_ERR_ACCESS);
+        return;
+    }
+    arbel_cq_advance(s, slot->cqn, slot->ctx, slot->va, cqe, solicited);
 }
 
 /**
@@ -236,4 +336,6 @@ void arbel_cq_doorbell(ArbelState *s, uint32_t cmd_cqn, uint32_t ci)
                             ARBEL_CQC_ARMED_SOL);
     }
     arbel_icm_write(s, va, ctx, sizeof(ctx));
+    s->dp.cq_gen++;
+    s->dp.cq_last = cqn;
 }

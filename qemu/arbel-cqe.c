@@ -27,14 +27,15 @@
 /**
  * arbel_cqe_send - a send WQE completed
  * @s: the device
- * @cqn: the QP's send CQ
+ * @slot: the QP's send CQ, and the CQE's place if arbel_cq_prepare() found
+ *        it before the message left (slot->ok)
  * @qpn: the QP
  * @wqe: the WQE's address (the QP's send WQE base + index << stride)
  * @op: the WQE's opcode
  * @byte_cnt: bytes an RDMA READ brought (0 otherwise)
  */
-void arbel_cqe_send(ArbelState *s, uint32_t cqn, uint32_t qpn, uint32_t wqe,
-                    uint8_t op, uint32_t byte_cnt)
+void arbel_cqe_send(ArbelState *s, ArbelCqSlot *slot, uint32_t qpn,
+                    uint32_t wqe, uint8_t op, uint32_t byte_cnt)
 {
     uint8_t cqe[ARBEL_CQE_SIZE] = { 0 };
 
@@ -44,7 +45,7 @@ void arbel_cqe_send(ArbelState *s, uint32_t cqn, uint32_t qpn, uint32_t wqe,
     cqe[ARBEL_CQE_OPCODE] = op;
     cqe[ARBEL_CQE_IS_SEND] = ARBEL_CQE_SEND;
     s->dp.cqes++;
-    arbel_cq_complete(s, cqn, cqe, false);
+    arbel_cq_commit(s, slot, cqe, false);
 }
 
 /**

@@ -13,6 +13,7 @@
 #define HW_ARBEL_DP_H
 
 #include "arbel-state.h"
+#include "arbel-objects.h"
 
 /* One message on the wire: what a send WQE makes of itself */
 typedef struct ArbelMsg {
@@ -73,8 +74,8 @@ bool arbel_sa_wants(ArbelState *s, unsigned int port, const ArbelMsg *m);
 void arbel_sa_answer(ArbelState *s, unsigned int port, const ArbelMsg *m);
 
 /* arbel-cqe.c: completions */
-void arbel_cqe_send(ArbelState *s, uint32_t cqn, uint32_t qpn, uint32_t wqe,
-                    uint8_t op, uint32_t byte_cnt);
+void arbel_cqe_send(ArbelState *s, ArbelCqSlot *slot, uint32_t qpn,
+                    uint32_t wqe, uint8_t op, uint32_t byte_cnt);
 void arbel_cqe_error(ArbelState *s, uint32_t cqn, uint32_t qpn, uint32_t wqe,
                      bool is_send, uint8_t syndrome);
 void arbel_cqe_recv(ArbelState *s, uint32_t cqn, uint32_t qpn, uint32_t wqe,

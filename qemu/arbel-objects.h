@@ -17,6 +17,20 @@
 uint8_t arbel_cmd_resize_cq(ArbelState *s, ArbelCmd *cmd);
 void arbel_cq_complete(ArbelState *s, uint32_t cqn, const uint8_t *cqe,
                        bool solicited);
+
+/* where a CQ's next CQE goes, found before the work it completes */
+typedef struct ArbelCqSlot {
+    bool ok;                /* found: arbel_cq_commit() may use it */
+    uint32_t cqn;
+    uint64_t gen;           /* ArbelDp.cq_gen when found */
+    uint64_t va;            /* the context's ICM address */
+    uint64_t pa;            /* the CQE's */
+    uint8_t ctx[ARBEL_CQC_SIZE];
+} ArbelCqSlot;
+
+void arbel_cq_prepare(ArbelState *s, uint32_t cqn, ArbelCqSlot *slot);
+void arbel_cq_commit(ArbelState *s, ArbelCqSlot *slot, const uint8_t *cqe,
+                     bool solicited);
 void arbel_cq_doorbell(ArbelState *s, uint32_t cmd_cqn, uint32_t ci);
 
 /* a receive WQE the data path takes (arbel-srq.c, arbel-rq.c) */

@@ -145,7 +145,7 @@ static void arbel_sq_run(ArbelState *s, uint32_t qpn)
             (qp->state == ARBEL_QPS_SQD && qp->rnr_naks)) && !qp->stalled &&
            qp->sq_next != qp->sq_end) {
         uint16_t j = qp->sq_next;
-        ArbelSqOut o = { 0 };
+        ArbelSqOut o = { .slot = { .cqn = q.cqn } };
 
         switch (arbel_sq_exec(s, &q, qp, j, &o)) {
         case ARBEL_SQ_STALL:
@@ -154,8 +154,8 @@ static void arbel_sq_run(ArbelState *s, uint32_t qpn)
         case ARBEL_SQ_OK:
             qp->sq_next++;
             if (o.signaled) {
-                arbel_cqe_send(s, q.cqn, qpn, arbel_sq_wqe_addr(&q, j), o.op,
-                               o.byte_cnt);
+                arbel_cqe_send(s, &o.slot, qpn, arbel_sq_wqe_addr(&q, j),
+                               o.op, o.byte_cnt);
             }
             break;
         case ARBEL_SQ_ERROR:

@@ -10,6 +10,7 @@
 #define HW_ARBEL_SQ_H
 
 #include "arbel-state.h"
+#include "arbel-objects.h"
 
 /* the requester's view of its QP, from the context */
 typedef struct ArbelSqQp {
@@ -44,6 +45,8 @@ typedef struct ArbelSqOut {
     bool signaled;          /* it asked for a CQE, or the QP signals all */
     uint32_t byte_cnt;      /* RDMA READ: the bytes read */
     uint8_t rnr_timer;      /* ARBEL_SQ_STALL: the responder's RNR timer */
+    ArbelCqSlot slot;       /* signaled: its CQE's place, found before the
+                             * message left (arbel_cq_prepare()) */
 } ArbelSqOut;
 
 #define ARBEL_SQ_MAX_SGE        64

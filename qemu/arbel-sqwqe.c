@@ -319,6 +319,9 @@ ArbelSqDone arbel_sq_exec(ArbelState *s, const ArbelSqQp *q,
     if (m.grh) {
         arbel_sq_grh(s, w + ARBEL_NEXT_SEG_SIZE, port, m.len, m.grh_bytes);
     }
+    if (o->signaled) {
+        arbel_cq_prepare(s, q->cqn, &o->slot);
+    }
     *syn = arbel_sq_answer(s, q, qp, &m,
                            arbel_fabric_send(s, port, &m, rdata), sge, n,
                            rdata);

@@ -263,6 +263,8 @@ typedef struct ArbelDp {
     uint64_t recvs;         /* receive WQEs consumed */
     uint64_t errors;        /* error CQEs written */
     uint64_t bytes;         /* payload bytes moved */
+    uint64_t cq_gen;        /* CQ contexts written back (arbel-cq.c) */
+    uint32_t cq_last;       /* the CQ of the last one */
 } ArbelDp;
 
 /* arbel-sa.c: the subnet administrator's multicast groups */

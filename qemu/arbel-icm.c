@@ -18,10 +18,45 @@
 #include "arbel-icm.h"
 #include "arbel-life.h"
 
-typedef struct ArbelIcmPage {
-    uint64_t vpn;       /* must stay first: hashed with arbel_hash_u64 */
-    uint64_t pa;
-} ArbelIcmPage;
+/*
+ * The page map: a leaf per 512 consecutive ICM pages (2 MiB of ICM), found
+ * by its number in a hash table, holding each page's guest-physical
+ * address with bit 0 set when mapped.  ICM is mapped in runs, so a few
+ * leaves hold it all and a lookup is one probe of a small table, where a
+ * table of single pages, hundreds of entries, cost every context access
+ * a longer probe (Documentation/benchmarks.rst, "The ICM page map").
+ */
+#define ARBEL_ICM_LEAF_SHIFT    9
+#define ARBEL_ICM_LEAF_PAGES    (1u << ARBEL_ICM_LEAF_SHIFT)
+#define ARBEL_ICM_MAPPED        1ULL
+
+typedef struct ArbelIcmLeaf {
+    uint64_t pa[ARBEL_ICM_LEAF_PAGES];  /* PA | ARBEL_ICM_MAPPED, or 0 */
+    uint32_t mapped;                    /* entries mapped */
+} ArbelIcmLeaf;
+
+static gpointer arbel_icm_leaf_key(uint64_t vpn)
+{
+    return (gpointer)(uintptr_t)(vpn >> ARBEL_ICM_LEAF_SHIFT);
+}
+
+/* the leaf of ICM page @vpn; NULL if none of its pages is mapped */
+static ArbelIcmLeaf *arbel_icm_leaf(ArbelState *s, uint64_t vpn, bool create)
+{
+    ArbelIcmLeaf *leaf = g_hash_table_lookup(s->icm.pages,
+                                             arbel_icm_leaf_key(vpn));
+
+    if (!leaf && create) {
+        leaf = g_new0(ArbelIcmLeaf, 1);
+        g_hash_table_insert(s->icm.pages, arbel_icm_leaf_key(vpn), leaf);
+    }
+    return leaf;
+}
+
+static unsigned int arbel_icm_slot_in_leaf(uint64_t vpn)
+{
+    return vpn & (ARBEL_ICM_LEAF_PAGES - 1);
+}
 
 /**
  * arbel_icm_init - create the (empty) ICM page map
@@ -29,8 +64,9 @@ typedef struct ArbelIcmPage {
  */
 void arbel_icm_init(ArbelState *s)
 {
-    s->icm.pages = g_hash_table_new_full(arbel_hash_u64, g_int64_equal,
-                                         g_free, NULL);
+    s->icm.pages = g_hash_table_new_full(arbel_hash_direct, g_direct_equal,
+                                         NULL, g_free);
+    s->icm.mapped = 0;
 }
 
 /**
@@ -49,6 +85,7 @@ void arbel_icm_fini(ArbelState *s)
 void arbel_icm_reset(ArbelState *s)
 {
     g_hash_table_remove_all(s->icm.pages);
+    s->icm.mapped = 0;
     arbel_life_disown_all(s, ARBEL_OWN_ICM);
 }
 
@@ -60,14 +97,18 @@ void arbel_icm_reset(ArbelState *s)
  */
 uint64_t arbel_icm_pages(ArbelState *s)
 {
-    return g_hash_table_size(s->icm.pages);
+    return s->icm.mapped;
 }
 
-static ArbelIcmPage *arbel_icm_lookup(ArbelState *s, uint64_t va)
+/* whether the ICM page holding @va is mapped; its guest-physical address */
+static bool arbel_icm_lookup(ArbelState *s, uint64_t va, uint64_t *pa)
 {
     uint64_t vpn = va / ARBEL_ICM_PAGE;
+    const ArbelIcmLeaf *leaf = arbel_icm_leaf(s, vpn, false);
+    uint64_t e = leaf ? leaf->pa[arbel_icm_slot_in_leaf(vpn)] : 0;
 
-    return g_hash_table_lookup(s->icm.pages, &vpn);
+    *pa = e & ~ARBEL_ICM_MAPPED;
+    return e & ARBEL_ICM_MAPPED;
 }
 
 /**
@@ -82,18 +123,21 @@ static ArbelIcmPage *arbel_icm_lookup(ArbelState *s, uint64_t va)
  */
 bool arbel_icm_map_page(ArbelState *s, uint64_t va, uint64_t pa)
 {
-    ArbelIcmPage *pg = g_new(ArbelIcmPage, 1);
-    ArbelIcmPage *old;
+    uint64_t vpn = va / ARBEL_ICM_PAGE;
+    ArbelIcmLeaf *leaf = arbel_icm_leaf(s, vpn, true);
+    uint64_t *e = &leaf->pa[arbel_icm_slot_in_leaf(vpn)];
+    bool old = *e & ARBEL_ICM_MAPPED;
 
-    pg->vpn = va / ARBEL_ICM_PAGE;
-    pg->pa = pa;
-    old = g_hash_table_lookup(s->icm.pages, pg);
     if (old) {
-        arbel_life_disown(s, ARBEL_OWN_ICM, old->pa, ARBEL_ICM_PAGE, va);
+        arbel_life_disown(s, ARBEL_OWN_ICM, *e & ~ARBEL_ICM_MAPPED,
+                          ARBEL_ICM_PAGE, va);
+    } else {
+        leaf->mapped++;
+        s->icm.mapped++;
     }
     arbel_life_own(s, ARBEL_OWN_ICM, pa, ARBEL_ICM_PAGE, va);
-    g_hash_table_replace(s->icm.pages, pg, pg);
-    return old != NULL;
+    *e = pa | ARBEL_ICM_MAPPED;
+    return old;
 }
 
 /**
@@ -104,12 +148,17 @@ bool arbel_icm_map_page(ArbelState *s, uint64_t va, uint64_t pa)
 void arbel_icm_unmap_page(ArbelState *s, uint64_t va)
 {
     uint64_t vpn = va / ARBEL_ICM_PAGE;
-    ArbelIcmPage *pg = g_hash_table_lookup(s->icm.pages, &vpn);
+    ArbelIcmLeaf *leaf = arbel_icm_leaf(s, vpn, false);
+    uint64_t *e = leaf ? &leaf->pa[arbel_icm_slot_in_leaf(vpn)] : NULL;
 
-    if (pg) {
-        arbel_life_disown(s, ARBEL_OWN_ICM, pg->pa, ARBEL_ICM_PAGE,
-                          vpn * ARBEL_ICM_PAGE);
-        g_hash_table_remove(s->icm.pages, &vpn);
+    if (e && *e & ARBEL_ICM_MAPPED) {
+        arbel_life_disown(s, ARBEL_OWN_ICM, *e & ~ARBEL_ICM_MAPPED,
+                          ARBEL_ICM_PAGE, vpn * ARBEL_ICM_PAGE);
+        *e = 0;
+        s->icm.mapped--;
+        if (!--leaf->mapped) {
+            g_hash_table_remove(s->icm.pages, arbel_icm_leaf_key(vpn));
+        }
     }
 }
 
@@ -129,7 +178,9 @@ bool arbel_icm_mapped(ArbelState *s, uint64_t va, uint64_t len)
         return true;
     }
     for (p = va & ~(ARBEL_ICM_PAGE - 1); p < va + len; p += ARBEL_ICM_PAGE) {
-        if (!arbel_icm_lookup(s, p)) {
+        uint64_t pa;
+
+        if (!arbel_icm_lookup(s, p, &pa)) {
             return false;
         }
     }
@@ -145,15 +196,16 @@ static uint8_t arbel_icm_rw(ArbelState *s, uint64_t va, void *buf,
         return ARBEL_ST_BAD_RESOURCE;
     }
     while (len) {
-        ArbelIcmPage *pg = arbel_icm_lookup(s, va);
         uint64_t off = va & (ARBEL_ICM_PAGE - 1);
         uint64_t chunk = MIN(len, ARBEL_ICM_PAGE - off);
         MemTxResult r;
+        uint64_t pa = 0;
 
+        arbel_icm_lookup(s, va, &pa);
         if (write) {
-            r = arbel_dma_write(s, pg->pa + off, b, chunk);
+            r = arbel_dma_write(s, pa + off, b, chunk);
         } else {
-            r = arbel_dma_read(s, pg->pa + off, b, chunk);
+            r = arbel_dma_read(s, pa + off, b, chunk);
         }
         if (r != MEMTX_OK) {
             return ARBEL_ST_INTERNAL_ERR;

@@ -120,7 +120,8 @@ typedef struct ArbelTable {
 
 /* arbel-icm.c: ICM address translation and the table layout */
 typedef struct ArbelIcm {
-    GHashTable *pages;      /* ICM page number -> guest PA */
+    GHashTable *pages;      /* ICM page number / 512 -> ArbelIcmLeaf */
+    uint64_t mapped;        /* pages mapped */
     ArbelTable tbl[ARBEL_TBL_NR];   /* every table, as INIT_HCA set it */
 } ArbelIcm;
 

@@ -7,7 +7,8 @@
  * mailbox there and hands the CQ to the hardware; HW2SW_CQ takes it back
  * and returns the context in its outbox; QUERY_CQ reads it; RESIZE_CQ
  * (op_mod 1) puts a new log size and lkey into it.  The firmware keeps
- * only which CQs it owns (ArbelCqs); the producer index and the arm state
+ * which CQs it owns (arbel-ctx.c) and a count of context write-backs
+ * (ArbelCqs, for arbel_cq_commit()); the producer index and the arm state
  * of a CQ live in its context.  A CQE (32 bytes) goes to start + 32 *
  * (producer mod 2^log size) through the buffer's lkey; on an armed CQ it
  * posts a completion event (type 0x00, the cqn) on the CQ's comp_eqn and
@@ -185,8 +186,8 @@ static void arbel_cq_advance(ArbelState *s, uint32_t cqn, uint8_t *ctx,
         arbel_cq_event(s, cqn, ctx);
     }
     arbel_icm_write(s, va, ctx, ARBEL_CQC_SIZE);
-    s->dp.cq_gen++;
-    s->dp.cq_last = cqn;
+    s->cqs.gen++;
+    s->cqs.last = cqn;
 }
 
 /**
@@ -251,7 +252,7 @@ void arbel_cq_prepare(ArbelState *s, uint32_t cqn, ArbelCqSlot *slot)
 
     slot->ok = false;
     slot->cqn = cqn;
-    slot->gen = s->dp.cq_gen;
+    slot->gen = s->cqs.gen;
     if (arbel_ctx_find(s, ARBEL_CTX_CQ, cqn, true, &slot->va) ||
         arbel_icm_read(s, slot->va, slot->ctx, sizeof(slot->ctx)) ||
         arbel_cq_full(s, slot->ctx, ldl_be_p(slot->ctx + ARBEL_CQC_PI),
@@ -283,11 +284,11 @@ void arbel_cq_prepare(ArbelState *s, uint32_t cqn, ArbelCqSlot *slot)
 void arbel_cq_commit(ArbelState *s, ArbelCqSlot *slot, const uint8_t *cqe,
                      bool solicited)
 {
-    uint64_t since = s->dp.cq_gen - slot->gen;
+    uint64_t since = s->cqs.gen - slot->gen;
     uint8_t e[ARBEL_CQE_SIZE];
 
     if (!slot->ok || since > 1 ||
-        (since == 1 && s->dp.cq_last == slot->cqn)) {
+        (since == 1 && s->cqs.last == slot->cqn)) {
         arbel_cq_complete(s, slot->cqn, cqe, solicited);
         return;
     }
@@ -336,6 +337,6 @@ void arbel_cq_doorbell(ArbelState *s, uint32_t cmd_cqn, uint32_t ci)
                             ARBEL_CQC_ARMED_SOL);
     }
     arbel_icm_write(s, va, ctx, sizeof(ctx));
-    s->dp.cq_gen++;
-    s->dp.cq_last = cqn;
+    s->cqs.gen++;
+    s->cqs.last = cqn;
 }

@@ -22,7 +22,7 @@ void arbel_cq_complete(ArbelState *s, uint32_t cqn, const uint8_t *cqe,
 typedef struct ArbelCqSlot {
     bool ok;                /* found: arbel_cq_commit() may use it */
     uint32_t cqn;
-    uint64_t gen;           /* ArbelDp.cq_gen when found */
+    uint64_t gen;           /* ArbelCqs.gen when found */
     uint64_t va;            /* the context's ICM address */
     uint64_t pa;            /* the CQE's */
     uint8_t ctx[ARBEL_CQC_SIZE];

@@ -264,9 +264,13 @@ typedef struct ArbelDp {
     uint64_t recvs;         /* receive WQEs consumed */
     uint64_t errors;        /* error CQEs written */
     uint64_t bytes;         /* payload bytes moved */
-    uint64_t cq_gen;        /* CQ contexts written back (arbel-cq.c) */
-    uint32_t cq_last;       /* the CQ of the last one */
 } ArbelDp;
+
+/* arbel-cq.c: what arbel_cq_commit() checks a prepared CQE's place by */
+typedef struct ArbelCqs {
+    uint64_t gen;           /* CQ contexts written back */
+    uint32_t last;          /* the CQ of the last one */
+} ArbelCqs;
 
 /* arbel-sa.c: the subnet administrator's multicast groups */
 #define ARBEL_SA_MAX_GROUPS     64
@@ -357,6 +361,7 @@ struct ArbelState {
     ArbelCtxs ctxs;
     ArbelQps qps;
     ArbelSrqs srqs;
+    ArbelCqs cqs;
     ArbelDp dp;
     ArbelSa sa;             /* arbel-sa.c; the fabric's, on its first device */
     ArbelPorts ports;

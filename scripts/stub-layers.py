@@ -95,7 +95,7 @@ OWNERS = {
     'tpt': 'tpt', 'eqs': 'eq', 'catas': 'catas', 'fw': 'fw', 'disp': 'cmd',
     'hcr': 'hcr', 'dbg': 'dbgwin', 'ctxs': 'ctx', 'qps': 'qp',
     'ports': 'ib', 'srqs': 'srq', 'dp': 'dp', 'uar': 'pci', 'mcg': 'mcg',
-    'sa': 'dp', 'life': 'life',
+    'sa': 'dp', 'life': 'life', 'cqs': 'cq',
 }
 
 

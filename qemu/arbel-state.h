@@ -21,8 +21,8 @@
 #include "arbel-hw.h"
 
 /*
- * Hash functions for the GHashTables whose keys come in runs -- ICM page
- * numbers one run per table, MTT entry addresses, MPT slots, QP numbers,
+ * Hash functions for the GHashTables whose keys come in runs -- ICM leaf
+ * numbers (arbel-icm.c), MTT entry addresses, MPT slots, QP numbers,
  * guest page frames: the key mixed (Fibonacci hashing) before GLib takes
  * it modulo its table size.  With the key itself as its hash (g_int64_hash,
  * g_direct_hash) some layouts put runs on the same slots, and every lookup
